@@ -1,0 +1,54 @@
+import type { GatewayError } from './errors.js';
+
+/** What every hook event says about the attempt. Never carries the API key or request headers. */
+export interface AttemptInfo {
+  method: string;
+  /** Full URL of this attempt. */
+  url: string;
+  /** The base URL this attempt went to (main or backup). */
+  baseURL: string;
+  /** 1 for the first attempt, 2 for the first retry, and so on. */
+  attempt: number;
+  /** The `Idempotency-Key` shared by every attempt of one POST. */
+  idempotencyKey: string | undefined;
+}
+
+/** Emitted when response headers arrive, whatever the status. */
+export interface ResponseInfo extends AttemptInfo {
+  status: number;
+  /** ms from sending to response headers. */
+  durationMs: number;
+  requestID: string | null;
+}
+
+/** Emitted before the pause that precedes a retry. */
+export interface RetryInfo extends AttemptInfo {
+  /** The failure that is being retried. */
+  error: GatewayError;
+  /** HTTP status of the failure, or null for connection errors and timeouts. */
+  status: number | null;
+  /** How long the client waits before the next attempt, in ms. */
+  delayMs: number;
+  /** Where the next attempt goes. */
+  nextBaseURL: string;
+}
+
+/** Emitted when the next attempt goes to a different base URL than the failed one. */
+export interface FailoverInfo extends AttemptInfo {
+  error: GatewayError;
+  status: number | null;
+  from: string;
+  to: string;
+}
+
+/**
+ * Observability hooks, called synchronously. An exception thrown by a hook propagates to
+ * the caller of the request (it is never swallowed), so keep hooks simple.
+ * @example new Gateway({ hooks: { onRetry: (e) => console.warn(`retry ${e.attempt} in ${e.delayMs} ms`) } })
+ */
+export interface GatewayHooks {
+  onRequest?(info: AttemptInfo): void;
+  onResponse?(info: ResponseInfo): void;
+  onRetry?(info: RetryInfo): void;
+  onFailover?(info: FailoverInfo): void;
+}

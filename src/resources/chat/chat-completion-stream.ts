@@ -1,0 +1,81 @@
+import { Stream } from '../../core/streaming.js';
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionMessageToolCall } from './completions.types.js';
+
+/**
+ * The stream returned by `chat.completions.create({ stream: true })`. Besides iteration it
+ * can await the whole reply with {@link ChatCompletionStream.finalChatCompletion}.
+ */
+export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
+  #accumulator: ChatCompletionAccumulator;
+  #final: Promise<ChatCompletion> | undefined;
+
+  constructor(iterator: AsyncIterator<ChatCompletionChunk>, controller: AbortController) {
+    const accumulator = new ChatCompletionAccumulator();
+    super(
+      {
+        next: async () => {
+          const result = await iterator.next();
+          if (!result.done) accumulator.add(result.value);
+          return result;
+        },
+        return: async (value?: unknown) => (iterator.return ? iterator.return(value) : { done: true, value: undefined }),
+      },
+      controller,
+    );
+    this.#accumulator = accumulator;
+  }
+
+  /**
+   * Consumes what is left of the stream and resolves to the accumulated completion:
+   * content and tool-call deltas merged per choice, finish reasons, and usage when sent.
+   * Chunks already read with `for await` are included. Rejects with the stream's error.
+   * @example
+   * const stream = await client.chat.completions.create({ model, messages, stream: true });
+   * const completion = await stream.finalChatCompletion();
+   */
+  finalChatCompletion(): Promise<ChatCompletion> {
+    this.#final ??= this.drain().then(() => this.#accumulator.result());
+    return this.#final;
+  }
+}
+
+/** Merges chunks into one {@link ChatCompletion}. */
+export class ChatCompletionAccumulator {
+  #completion: ChatCompletion = { id: '', object: 'chat.completion', created: 0, model: '', choices: [] };
+
+  add(chunk: ChatCompletionChunk): void {
+    const c = this.#completion;
+    c.id ||= chunk.id;
+    c.created ||= chunk.created;
+    c.model ||= chunk.model;
+    if (chunk.system_fingerprint) c.system_fingerprint = chunk.system_fingerprint;
+    if (chunk.usage) c.usage = chunk.usage;
+    for (const part of chunk.choices ?? []) {
+      const choice: ChatCompletionChoice = (c.choices[part.index] ??= {
+        index: part.index,
+        message: { role: 'assistant', content: null },
+        finish_reason: null,
+      });
+      const { delta } = part;
+      const message = choice.message;
+      if (delta?.content) message.content = (message.content ?? '') + delta.content;
+      if (delta?.refusal) message.refusal = (message.refusal ?? '') + delta.refusal;
+      if (delta?.reasoning_content) message.reasoning_content = (message.reasoning_content ?? '') + delta.reasoning_content;
+      for (const fragment of delta?.tool_calls ?? []) {
+        const calls = (message.tool_calls ??= []);
+        const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+        if (fragment.id) call.id = fragment.id;
+        if (fragment.function?.name) call.function.name += fragment.function.name;
+        if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
+      }
+      if (part.finish_reason) choice.finish_reason = part.finish_reason;
+      if (part.logprobs) choice.logprobs = part.logprobs;
+    }
+  }
+
+  /** The completion so far; choices missing from the stream are dropped from the array. */
+  result(): ChatCompletion {
+    const c = this.#completion;
+    return { ...c, choices: c.choices.filter(Boolean) };
+  }
+}

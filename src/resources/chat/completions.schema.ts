@@ -1,0 +1,108 @@
+import * as z from 'zod/mini';
+
+// Checks only what the SDK can judge before sending; every object is loose so vendor
+// extras pass through untouched. Messages are written for people: "must be …".
+
+const text = (rule = 'must be a string') => z.string({ error: rule });
+const nonEmpty = (rule: string) => z.string({ error: rule }).check(z.minLength(1, { error: rule }));
+const range = (min: number, max: number) => {
+  const rule = `must be a number between ${min} and ${max}`;
+  return z.optional(z.nullable(z.number({ error: rule }).check(z.gte(min, { error: rule }), z.lte(max, { error: rule }))));
+};
+const positiveInt = () => {
+  const rule = 'must be an integer >= 1';
+  return z.optional(z.nullable(z.int({ error: rule }).check(z.gte(1, { error: rule }))));
+};
+
+const textPart = z.looseObject({ type: z.literal('text'), text: text() });
+const imagePart = z.looseObject({
+  type: z.literal('image_url'),
+  image_url: z.looseObject(
+    {
+      url: nonEmpty('must be a non-empty URL (https:// or data:image/...;base64,...)'),
+      detail: z.optional(z.enum(['auto', 'low', 'high'], { error: "must be 'auto', 'low' or 'high'" })),
+    },
+    { error: 'must be an object { url }' },
+  ),
+});
+const audioPart = z.looseObject({
+  type: z.literal('input_audio'),
+  input_audio: z.looseObject({ data: text(), format: z.enum(['wav', 'mp3'], { error: "must be 'wav' or 'mp3'" }) }),
+});
+const partRule = "must be a content part { type: 'text' | 'image_url' | 'input_audio', ... }";
+const userPart = z.discriminatedUnion('type', [textPart, imagePart, audioPart], { error: partRule });
+
+const textContent = z.union([text(), z.array(textPart)], { error: 'must be a string or an array of text parts' });
+const userContent = z.union([text(), z.array(userPart).check(z.minLength(1, { error: 'must not be empty' }))], {
+  error: 'must be a string or an array of content parts',
+});
+
+const toolCall = z.looseObject({
+  id: text(),
+  type: z.literal('function', { error: "must be 'function'" }),
+  function: z.looseObject({ name: nonEmpty('must be a non-empty string'), arguments: text('must be a JSON string') }),
+});
+
+const roles = "must be a message with role 'system', 'developer', 'user', 'assistant' or 'tool'";
+const message = z.discriminatedUnion(
+  'role',
+  [
+    z.looseObject({ role: z.literal('system'), content: textContent }),
+    z.looseObject({ role: z.literal('developer'), content: textContent }),
+    z.looseObject({ role: z.literal('user'), content: userContent }),
+    z.looseObject({
+      role: z.literal('assistant'),
+      content: z.optional(z.nullable(textContent)),
+      tool_calls: z.optional(z.array(toolCall, { error: 'must be an array of tool calls' })),
+    }),
+    z.looseObject({ role: z.literal('tool'), content: textContent, tool_call_id: nonEmpty('must be the id of the tool call answered') }),
+  ],
+  { error: roles },
+);
+
+const tool = z.looseObject({
+  type: z.literal('function', { error: "must be 'function'" }),
+  function: z.looseObject({
+    name: nonEmpty('must be a non-empty string'),
+    parameters: z.optional(z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' })),
+  }),
+});
+
+const toolChoice = z.union(
+  [
+    z.enum(['none', 'auto', 'required']),
+    z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: nonEmpty('must be a non-empty string') }) }),
+  ],
+  { error: "must be 'none', 'auto', 'required' or { type: 'function', function: { name } }" },
+);
+
+/** Parameters of POST /chat/completions. */
+export const chatCompletionParamsSchema = z.looseObject(
+  {
+    model: nonEmpty('is required: a model id such as gpt-4o-mini'),
+    messages: z.array(message, { error: 'must be an array of messages' }).check(z.minLength(1, { error: 'must contain at least one message' })),
+    temperature: range(0, 2),
+    top_p: range(0, 1),
+    presence_penalty: range(-2, 2),
+    frequency_penalty: range(-2, 2),
+    max_tokens: positiveInt(),
+    max_completion_tokens: positiveInt(),
+    n: positiveInt(),
+    seed: z.optional(z.nullable(z.int({ error: 'must be an integer' }))),
+    stop: z.optional(
+      z.nullable(
+        z.union([text(), z.array(text()).check(z.maxLength(4, { error: 'must have at most 4 sequences' }))], {
+          error: 'must be a string or an array of up to 4 strings',
+        }),
+      ),
+    ),
+    tools: z.optional(z.array(tool, { error: 'must be an array of tools' })),
+    tool_choice: z.optional(toolChoice),
+    response_format: z.optional(
+      z.looseObject({ type: z.enum(['text', 'json_object', 'json_schema'], { error: "must be 'text', 'json_object' or 'json_schema'" }) }),
+    ),
+    stream: z.optional(z.nullable(z.boolean({ error: 'must be a boolean' }))),
+    user: z.optional(text()),
+  },
+  { error: 'must be an object' },
+);

@@ -1,0 +1,29 @@
+import type { RequestOptions } from '../../core/request.js';
+import { APIResource } from '../../core/resource.js';
+import { validate } from '../../core/validation.js';
+import { ChatCompletionStream } from './chat-completion-stream.js';
+import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './completions.types.js';
+import { chatCompletionParamsSchema } from './completions.schema.js';
+
+/** `client.chat.completions` */
+export class Completions extends APIResource {
+  /**
+   * Creates a chat completion; with `stream: true` resolves to a {@link ChatCompletionStream}.
+   * Parameters are checked before anything is sent ({@link ValidationError}).
+   * @example
+   * const completion = await client.chat.completions.create({
+   *   model: 'gpt-4o-mini',
+   *   messages: [{ role: 'user', content: 'Say hello' }],
+   * });
+   * console.log(completion.choices[0]?.message.content);
+   */
+  create(body: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): Promise<ChatCompletion>;
+  create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): Promise<ChatCompletionStream>;
+  create(body: ChatCompletionCreateParams, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream>;
+  async create(body: ChatCompletionCreateParams, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream> {
+    validate(chatCompletionParamsSchema, body);
+    return body.stream
+      ? this._stream('chat/completions', body, options, ChatCompletionStream)
+      : this._post<ChatCompletion>('chat/completions', body, options);
+  }
+}

@@ -1,0 +1,217 @@
+/** Token counts for one request. */
+export interface CompletionUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number } | null;
+}
+
+/** `{ type: 'text', text }` */
+export interface ChatCompletionContentPartText {
+  type: 'text';
+  text: string;
+}
+
+/** `{ type: 'image_url', image_url: { url } }`: an https URL or a `data:image/...;base64,` URL. Models with vision only. */
+export interface ChatCompletionContentPartImage {
+  type: 'image_url';
+  image_url: {
+    url: string;
+    /** @default 'auto' */
+    detail?: 'auto' | 'low' | 'high';
+  };
+}
+
+/** Audio input for models that accept it. */
+export interface ChatCompletionContentPartInputAudio {
+  type: 'input_audio';
+  input_audio: { data: string; format: 'wav' | 'mp3' };
+}
+
+export type ChatCompletionContentPart = ChatCompletionContentPartText | ChatCompletionContentPartImage | ChatCompletionContentPartInputAudio;
+
+export interface ChatCompletionSystemMessageParam {
+  role: 'system';
+  content: string | ChatCompletionContentPartText[];
+  name?: string;
+}
+
+/** Newer name for system instructions; some vendors accept it. */
+export interface ChatCompletionDeveloperMessageParam {
+  role: 'developer';
+  content: string | ChatCompletionContentPartText[];
+  name?: string;
+}
+
+export interface ChatCompletionUserMessageParam {
+  role: 'user';
+  content: string | ChatCompletionContentPart[];
+  name?: string;
+}
+
+/** A tool call the model made, as sent back in history. */
+export interface ChatCompletionMessageToolCall {
+  id: string;
+  type: 'function';
+  function: {
+    name: string;
+    /** JSON text produced by the model; parse it and validate before use. */
+    arguments: string;
+  };
+}
+
+export interface ChatCompletionAssistantMessageParam {
+  role: 'assistant';
+  /** May be null when the message only carries `tool_calls`. */
+  content?: string | ChatCompletionContentPartText[] | null;
+  name?: string;
+  refusal?: string | null;
+  tool_calls?: ChatCompletionMessageToolCall[];
+}
+
+/** The result of a tool call, answering the assistant's `tool_calls[i].id`. */
+export interface ChatCompletionToolMessageParam {
+  role: 'tool';
+  content: string | ChatCompletionContentPartText[];
+  tool_call_id: string;
+}
+
+export type ChatCompletionMessageParam =
+  | ChatCompletionSystemMessageParam
+  | ChatCompletionDeveloperMessageParam
+  | ChatCompletionUserMessageParam
+  | ChatCompletionAssistantMessageParam
+  | ChatCompletionToolMessageParam;
+
+/** A function the model may call. `parameters` is a JSON Schema object. */
+export interface ChatCompletionTool {
+  type: 'function';
+  function: {
+    name: string;
+    description?: string;
+    parameters?: Record<string, unknown>;
+    strict?: boolean | null;
+  };
+}
+
+/** `'none'`, `'auto'`, `'required'`, or a named function to force. */
+export type ChatCompletionToolChoiceOption = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null } };
+
+/** Fields shared by streaming and non-streaming chat requests. */
+export interface ChatCompletionCreateParamsBase {
+  /** A model id from `client.models.list()`, e.g. `gpt-4o-mini`. */
+  model: string;
+  /** The conversation so far; at least one message. */
+  messages: ChatCompletionMessageParam[];
+  /** 0 to 2. @default 1 */
+  temperature?: number | null;
+  /** 0 to 1. */
+  top_p?: number | null;
+  /** Integer >= 1. */
+  max_tokens?: number | null;
+  /** Newer spelling of `max_tokens` used by some models. Integer >= 1. */
+  max_completion_tokens?: number | null;
+  /** How many choices to generate. Integer >= 1. @default 1 */
+  n?: number | null;
+  /** Up to 4 sequences where generation stops. */
+  stop?: string | string[] | null;
+  /** Best-effort determinism. */
+  seed?: number | null;
+  /** -2 to 2. */
+  presence_penalty?: number | null;
+  /** -2 to 2. */
+  frequency_penalty?: number | null;
+  /** Map of token id to bias (-100 to 100). */
+  logit_bias?: Record<string, number> | null;
+  logprobs?: boolean | null;
+  top_logprobs?: number | null;
+  tools?: ChatCompletionTool[];
+  tool_choice?: ChatCompletionToolChoiceOption;
+  parallel_tool_calls?: boolean;
+  response_format?: ResponseFormat;
+  /** An id for the end user, for abuse monitoring. */
+  user?: string;
+  stream?: boolean | null;
+  /** With `stream: true`, `{ include_usage: true }` adds a final chunk with `usage`. */
+  stream_options?: { include_usage?: boolean } | null;
+}
+
+export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCreateParamsBase {
+  stream?: false | null;
+}
+
+export interface ChatCompletionCreateParamsStreaming extends ChatCompletionCreateParamsBase {
+  stream: true;
+}
+
+export type ChatCompletionCreateParams = ChatCompletionCreateParamsNonStreaming | ChatCompletionCreateParamsStreaming;
+
+/** Why generation stopped. */
+export type ChatCompletionFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call' | (string & {});
+
+/** The assistant's reply. */
+export interface ChatCompletionMessage {
+  role: 'assistant';
+  content: string | null;
+  refusal?: string | null;
+  tool_calls?: ChatCompletionMessageToolCall[];
+  /** Some vendors return their reasoning text here. */
+  reasoning_content?: string | null;
+}
+
+export interface ChatCompletionChoice {
+  index: number;
+  message: ChatCompletionMessage;
+  finish_reason: ChatCompletionFinishReason | null;
+  logprobs?: unknown;
+}
+
+/** POST /chat/completions result. */
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: ChatCompletionChoice[];
+  usage?: CompletionUsage;
+  system_fingerprint?: string | null;
+}
+
+/** A fragment of a tool call inside a stream; fragments with the same `index` belong together. */
+export interface ChatCompletionChunkToolCall {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
+export interface ChatCompletionChunkChoice {
+  index: number;
+  delta: {
+    role?: 'assistant';
+    content?: string | null;
+    refusal?: string | null;
+    reasoning_content?: string | null;
+    tool_calls?: ChatCompletionChunkToolCall[];
+  };
+  finish_reason: ChatCompletionFinishReason | null;
+  logprobs?: unknown;
+}
+
+/** One SSE frame of a streamed chat completion. */
+export interface ChatCompletionChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: ChatCompletionChunkChoice[];
+  /** Sent on the last chunk when `stream_options.include_usage` is true. */
+  usage?: CompletionUsage | null;
+  system_fingerprint?: string | null;
+}

@@ -1,0 +1,13 @@
+import { APIResource } from '../../core/resource.js';
+import type { APIClient } from '../../core/resource.js';
+import { Completions } from './completions.js';
+
+/** `client.chat` */
+export class Chat extends APIResource {
+  /** Chat completions: `client.chat.completions.create(...)`. */
+  readonly completions: Completions;
+  constructor(client: APIClient) {
+    super(client);
+    this.completions = new Completions(client);
+  }
+}
