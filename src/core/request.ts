@@ -253,7 +253,8 @@ function joinURL(base: string, path: string): string {
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  const code = (cause as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  // undici puts the useful part (ECONNREFUSED, "bad port") on the cause.
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
+  return detail ? `${error.message} (${detail})` : error.message;
 }

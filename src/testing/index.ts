@@ -1,1 +1,6 @@
-export {};
+export { createMockGateway, errorBody } from './mock-gateway.js';
+export type { MockGateway, MockGatewayOptions, MockRequestRecord } from './mock-gateway.js';
+export type { MockFault, FaultScope } from './faults.js';
+export { defaultModels } from './catalog.js';
+export type { MockModel, MockModelKind } from './catalog.js';
+export type { ServeOptions, Served } from './node-server.js';

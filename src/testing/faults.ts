@@ -1,0 +1,58 @@
+/** Where and how often a scripted fault applies. */
+export interface FaultScope {
+  /** Only requests to this path (relative to /v1, e.g. `chat/completions`). @default every path */
+  path?: string;
+  /** How many matching requests it applies to. @default 1 */
+  times?: number;
+}
+
+/**
+ * A scripted fault. Queue it with `mock.inject(fault)`; each matching request consumes one
+ * use, in the order injected.
+ */
+export type MockFault = FaultScope &
+  (
+    | {
+        /** 429 too many requests, with `Retry-After` (seconds) and/or `retry-after-ms`. */
+        type: 'rate_limit';
+        retryAfter?: number | string;
+        retryAfterMs?: number;
+      }
+    | { /** 429 with code `insufficient_quota`. */ type: 'insufficient_quota' }
+    | { /** 500 `server_error`. */ type: 'server_error' }
+    | { /** 503 unavailable, optionally with `Retry-After` (seconds). */ type: 'unavailable'; retryAfter?: number }
+    | {
+        /** Any status with any body shape (JSON value, raw text, or empty when omitted), e.g. a flat `{code,message}` or an error inside a 200. */
+        type: 'status';
+        status: number;
+        body?: unknown;
+        headers?: Record<string, string>;
+      }
+    | { /** The connection drops before any response (fetch rejects; a served socket is destroyed). */ type: 'disconnect' }
+    | { /** The response is held back `ms` before it is sent (for timeouts). Aborting the request ends the wait. */ type: 'delay'; ms: number }
+    | { /** A stream is cut after this many SSE frames. */ type: 'stream_cut'; afterFrames: number }
+    | {
+        /** A stream stops sending after this many frames and stays open (bounded by `stallTimeoutMs`), optionally sending `: PING` comments. */
+        type: 'stall';
+        afterFrames: number;
+        pingEveryMs?: number;
+      }
+    | { /** Every SSE frame is delayed this many ms. */ type: 'slow_stream'; frameDelayMs: number }
+    | { /** A stream closes normally but never sends `data: [DONE]`. */ type: 'no_done' }
+  );
+
+/** An injected fault with its remaining uses. */
+export interface QueuedFault {
+  fault: MockFault;
+  remaining: number;
+}
+
+/** Takes one use of the first queued fault that matches `path`. */
+export function takeFault(queue: QueuedFault[], path: string): MockFault | undefined {
+  const index = queue.findIndex((q) => q.fault.path === undefined || q.fault.path === path);
+  if (index < 0) return undefined;
+  const entry = queue[index] as QueuedFault;
+  entry.remaining -= 1;
+  if (entry.remaining <= 0) queue.splice(index, 1);
+  return entry.fault;
+}
