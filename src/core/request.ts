@@ -139,10 +139,16 @@ async function attemptOnce(
     return toConnectionError(error, config.apiKey, `Connection error (${info.method} ${info.url}): ${describe(error)}`);
   };
 
+  // Only transport failures are mapped to SDK errors; an exception from a hook propagates as is.
+  const guard = <T>(promise: Promise<T>): Promise<T> =>
+    promise.catch((error: unknown) => {
+      throw fail(error);
+    });
+
   try {
     config.hooks.onRequest?.(info);
     const started = Date.now();
-    const response = await ky(req.path, {
+    const response = await guard(ky(req.path, {
       prefixUrl: info.baseURL,
       method: req.method,
       headers,
@@ -152,12 +158,12 @@ async function attemptOnce(
       retry: 0,
       throwHttpErrors: false,
       ...(config.fetch ? { fetch: config.fetch } : {}),
-    });
+    }));
     config.hooks.onResponse?.({ ...info, status: response.status, durationMs: Date.now() - started, requestID: response.headers.get('x-request-id') });
 
     const isJSON = (response.headers.get('content-type') ?? '').includes('json');
     if (!response.ok || (req.stream && isJSON)) {
-      const payload = await untilAborted(readBody(response), signal);
+      const payload = await guard(untilAborted(readBody(response), signal));
       if (response.ok && !isErrorPayload(payload)) {
         throw new GatewayError(`Expected an event stream but got JSON (${info.method} ${info.url}).`);
       }
@@ -177,7 +183,7 @@ async function attemptOnce(
       const reader = response.body.getReader();
       // Read the first bytes inside the attempt: a stream cut before anything reached the
       // caller is still safe to retry; after this point it never is.
-      const first = await untilAborted(reader.read(), signal).catch((error: unknown) => {
+      const first = await guard(untilAborted(reader.read(), signal)).catch((error: unknown) => {
         void reader.cancel().catch(() => undefined);
         throw error;
       });
@@ -185,7 +191,7 @@ async function attemptOnce(
       return { reader, first: first.value, signal: requestSignal ?? new AbortController().signal, method: info.method, url: info.url } satisfies OpenStream;
     }
 
-    const payload = await untilAborted(readBody(response), signal);
+    const payload = await guard(untilAborted(readBody(response), signal));
     if (typeof payload === 'string') {
       throw new GatewayError(`Could not parse the response as JSON (${info.method} ${info.url}).`);
     }
@@ -193,8 +199,6 @@ async function attemptOnce(
       throw createAPIError({ status: response.status, body: payload, headers: response.headers, method: info.method, url: info.url, retryAfterMs: parseRetryAfter(response.headers), secret: config.apiKey });
     }
     return payload;
-  } catch (error) {
-    throw fail(error);
   } finally {
     clearTimeout(timer);
   }

@@ -36,6 +36,12 @@ export interface MockGateway {
    * or serve it from msw: `http.all('*', ({ request }) => mock.fetch(request))`.
    */
   fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  /**
+   * The same handler for msw, where a dropped connection must be answered with
+   * `Response.error()` rather than a rejection (msw turns a rejection into a 500):
+   * `http.all('*', ({ request }) => mock.handler(request))`.
+   */
+  handler: (request: Request) => Promise<Response>;
   /** Serves the mock over node:http on 127.0.0.1 (a free port by default); `url` ends in /v1. */
   listen(options?: ServeOptions): Promise<Served>;
   /** Queues a scripted fault for the next matching request(s). */
@@ -143,6 +149,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 
   return {
     fetch,
+    handler: (request) => handle(request).catch(() => Response.error()),
     listen: (serveOptions) => serve(fetch, serveOptions),
     inject,
     clearFaults: () => {
