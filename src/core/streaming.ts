@@ -116,9 +116,9 @@ export async function* iterateSSE<T>(open: OpenStream, controller: AbortControll
       if (chunk) {
         parser.feed(decoder.decode(chunk, { stream: true }));
       } else {
-        // End of body: flush the decoder and deliver a last event that had no blank line.
-        parser.feed(decoder.decode());
-        parser.reset({ consume: true });
+        // End of body: flush the decoder, then end the last line and event, so an event
+        // without its blank line (or a lone CR waiting for a possible LF) is delivered.
+        parser.feed(`${decoder.decode()}\n\n`);
       }
       for (let i = 0; i < events.length; i++) {
         const event = events[i] as EventSourceMessage;

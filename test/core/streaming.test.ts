@@ -1,0 +1,319 @@
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, InternalServerError, RateLimitError, type ChatCompletionChunk, type RetryInfo } from '../../src/index.js';
+import { BASE, chatParams, client, KEY } from '../helpers/fixtures.js';
+import { createRecorder, useMswServer } from '../helpers/msw.js';
+import { chunk, chunkedBody, sseResponse, sseText } from '../helpers/sse.js';
+
+const server = useMswServer();
+const url = `${BASE}/chat/completions`;
+const streamParams = { ...chatParams, stream: true as const };
+
+function serve(body: () => ReadableStream<Uint8Array> | string) {
+  const rec = createRecorder();
+  server.use(
+    http.post(url, async ({ request }) => {
+      await rec.record(request);
+      return sseResponse(body());
+    }),
+  );
+  return rec;
+}
+
+async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<string> {
+  let text = '';
+  for await (const c of stream) text += c.choices[0]?.delta.content ?? '';
+  return text;
+}
+
+const words = ['Hello', ', ', 'wörld ', '🌍', ' — ', '你好'];
+const frames = words.map((w) => chunk(w));
+
+describe('SSE decoding', () => {
+  it.each([
+    ['whole', 1 << 20],
+    ['7-byte pieces', 7],
+    ['byte by byte', 1],
+  ])('reassembles content delivered %s, multi-byte characters included', async (_, size) => {
+    serve(() => chunkedBody(sseText(frames), size));
+    const stream = await client().chat.completions.create(streamParams);
+    expect(await collect(stream)).toBe(words.join(''));
+  });
+
+  it.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ])('accepts %s line ends', async (_, eol) => {
+    serve(() => chunkedBody(sseText(frames, { eol }), 5));
+    expect(await collect(await client().chat.completions.create(streamParams))).toBe(words.join(''));
+  });
+
+  it('ignores comments and unknown fields', async () => {
+    const text = `: PING\n\nretry: 1000\n${sseText([chunk('a')], { done: false })}: keep-alive\n\n${sseText([chunk('b')])}`;
+    serve(() => chunkedBody(text, 3));
+    expect(await collect(await client().chat.completions.create(streamParams))).toBe('ab');
+  });
+
+  it('delivers a last event that has no trailing blank line', async () => {
+    serve(() => `${sseText([chunk('x')], { done: false })}data: [DONE]`);
+    expect(await collect(await client().chat.completions.create(streamParams))).toBe('x');
+  });
+
+  it('throws APIConnectionError when the stream ends without [DONE]', async () => {
+    serve(() => sseText([chunk('partial')], { done: false }));
+    const stream = await client().chat.completions.create(streamParams);
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const c of stream) seen.push(c.choices[0]?.delta.content ?? '');
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['partial']);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toContain('[DONE]');
+  });
+
+  it('throws a typed APIError for an error frame', async () => {
+    const errorFrame = { error: { message: 'upstream overloaded', type: 'server_error', code: 'server_error' } };
+    serve(() => sseText([chunk('a'), errorFrame]));
+    const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InternalServerError);
+    expect(err).toMatchObject({ code: 'server_error', message: expect.stringContaining('upstream overloaded') });
+  });
+
+  it('throws for an `event: error` frame, without the key even if echoed', async () => {
+    serve(() => `data: ${JSON.stringify(chunk('a'))}\n\nevent: error\ndata: {"message":"rate limited ${KEY}","code":"rate_limit_exceeded"}\n\n`);
+    const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(String(err)).not.toContain(KEY);
+  });
+
+  it('throws GatewayError for a frame that is not JSON', async () => {
+    serve(() => 'data: {not json\n\n');
+    const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toContain('Invalid JSON');
+  });
+
+  it('asks for text/event-stream', async () => {
+    const rec = serve(() => sseText(frames));
+    await collect(await client().chat.completions.create(streamParams));
+    expect(rec.calls[0]?.headers.accept).toBe('text/event-stream');
+    expect(rec.calls[0]?.body).toMatchObject({ stream: true });
+  });
+
+  it('turns a JSON error answered to a stream request into an APIError', async () => {
+    server.use(http.post(url, () => HttpResponse.json({ error: { message: 'quota', code: 'insufficient_quota' } })));
+    await expect(client().chat.completions.create(streamParams)).rejects.toMatchObject({ name: 'InsufficientQuotaError' });
+  });
+});
+
+describe('stream lifecycle', () => {
+  it('cancels the body when the consumer leaves the loop early', async () => {
+    const cancel = vi.fn();
+    let pulls = 0;
+    // A custom fetch hands our own body to the client, so its cancel() is observable.
+    const fetch = async () =>
+      sseResponse(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulls++;
+            controller.enqueue(new TextEncoder().encode(sseText([chunk(`c${pulls}`)], { done: false })));
+          },
+          cancel,
+        }),
+      );
+    const stream = await client({ fetch }).chat.completions.create(streamParams);
+    for await (const c of stream) {
+      if (c.choices[0]?.delta.content === 'c2') break;
+    }
+    await vi.waitFor(() => expect(cancel).toHaveBeenCalled());
+    expect(stream.controller.signal.aborted).toBe(true);
+  });
+
+  it('can be iterated only once', async () => {
+    serve(() => sseText(frames));
+    const stream = await client().chat.completions.create(streamParams);
+    await collect(stream);
+    expect(() => stream[Symbol.asyncIterator]()).toThrow(GatewayError);
+  });
+
+  it('ends with APIUserAbortError when its controller aborts mid-stream', async () => {
+    serve(
+      () =>
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(sseText([chunk('a')], { done: false })));
+          },
+        }),
+    );
+    const stream = await client().chat.completions.create(streamParams);
+    const err = await (async () => {
+      for await (const _ of stream) stream.controller.abort();
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('fails a silent stream with APITimeoutError after the idle timeout', async () => {
+    serve(
+      () =>
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(sseText([chunk('a')], { done: false })));
+          },
+        }),
+    );
+    const stream = await client({ idleTimeout: 50 }).chat.completions.create(streamParams);
+    const err = await collect(stream).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect((err as Error).message).toContain('idle');
+  });
+
+  it('keeps a stream alive while `: PING` comments arrive, even past the idle timeout', async () => {
+    const enc = new TextEncoder();
+    serve(
+      () =>
+        new ReadableStream<Uint8Array>({
+          async start(controller) {
+            controller.enqueue(enc.encode(sseText([chunk('a')], { done: false })));
+            for (let i = 0; i < 6; i++) {
+              await new Promise((r) => setTimeout(r, 20));
+              controller.enqueue(enc.encode(': PING\n\n'));
+            }
+            controller.enqueue(enc.encode(sseText([chunk('b')])));
+            controller.close();
+          },
+        }),
+    );
+    const stream = await client({ idleTimeout: 60 }).chat.completions.create(streamParams);
+    expect(await collect(stream)).toBe('ab');
+  });
+
+  it('does not count time the consumer spends between reads as idle', async () => {
+    serve(() => sseText([chunk('a'), chunk('b')]));
+    const stream = await client({ idleTimeout: 30 }).chat.completions.create(streamParams);
+    let text = '';
+    for await (const c of stream) {
+      text += c.choices[0]?.delta.content ?? '';
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    expect(text).toBe('ab');
+  });
+
+  it('converts to a ReadableStream of JSON lines', async () => {
+    serve(() => sseText([chunk('a'), chunk('b')]));
+    const stream = await client().chat.completions.create(streamParams);
+    const text = await new Response(stream.toReadableStream()).text();
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as ChatCompletionChunk);
+    expect(lines.map((l) => l.choices[0]?.delta.content)).toEqual(['a', 'b']);
+  });
+});
+
+describe('retries and streams', () => {
+  it('retries a stream whose connection fails before any byte arrives', async () => {
+    let calls = 0;
+    server.use(
+      http.post(url, () => {
+        calls++;
+        return calls === 1 ? HttpResponse.error() : sseResponse(sseText([chunk('ok')]));
+      }),
+    );
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    expect(await collect(await client().chat.completions.create(streamParams))).toBe('ok');
+    expect(calls).toBe(2);
+  });
+
+  it('retries a stream that closes before its first byte', async () => {
+    let calls = 0;
+    server.use(
+      http.post(url, () => {
+        calls++;
+        return sseResponse(calls === 1 ? '' : sseText([chunk('ok')]));
+      }),
+    );
+    const onRetry = vi.fn<(e: RetryInfo) => void>();
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    expect(await collect(await client({ hooks: { onRetry } }).chat.completions.create(streamParams))).toBe('ok');
+    expect(calls).toBe(2);
+  });
+
+  it('never retries once the first bytes reached the caller: the error surfaces', async () => {
+    let calls = 0;
+    server.use(
+      http.post(url, () => {
+        calls++;
+        return sseResponse(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(sseText([chunk('a')], { done: false })));
+              setTimeout(() => controller.error(new TypeError('terminated')), 10);
+            },
+          }),
+        );
+      }),
+    );
+    const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toContain('Stream interrupted');
+    expect(calls).toBe(1);
+  });
+});
+
+describe('finalChatCompletion', () => {
+  it('merges content, tool-call deltas, finish reason and usage', async () => {
+    const base = { id: 'c1', object: 'chat.completion.chunk', created: 7, model: 'm' };
+    const f = (delta: object, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
+    serve(() =>
+      sseText([
+        f({ role: 'assistant', content: '' }),
+        f({ content: 'Let me ' }),
+        f({ content: 'check.' }),
+        f({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
+        f({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+        f({ tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{}' } }] }),
+        f({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
+        f({}, 'tool_calls'),
+        { ...base, choices: [], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } },
+      ]),
+    );
+    const stream = await client().chat.completions.create(streamParams);
+    const completion = await stream.finalChatCompletion();
+    expect(completion).toEqual({
+      id: 'c1',
+      object: 'chat.completion',
+      created: 7,
+      model: 'm',
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: 'Let me check.',
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+              { id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+            ],
+          },
+        },
+      ],
+    });
+  });
+
+  it('includes chunks already read with for await', async () => {
+    serve(() => sseText([chunk('a'), chunk('b'), chunk('c')]));
+    const stream = await client().chat.completions.create(streamParams);
+    for await (const c of stream) {
+      if (c.choices[0]?.delta.content === 'a') break;
+    }
+    // Breaking out ends the stream; the completion holds what was read.
+    const completion = await stream.finalChatCompletion();
+    expect(completion.choices[0]?.message.content).toBe('a');
+  });
+
+  it('rejects with the stream error', async () => {
+    serve(() => sseText([chunk('a')], { done: false }));
+    const stream = await client().chat.completions.create(streamParams);
+    await expect(stream.finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
+  });
+});
