@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import Default, { Gateway, GatewayError, ValidationError } from '../../src/index.js';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('new Gateway', () => {
+  it('reads apiKey, baseURL and backupBaseURL from the environment', () => {
+    vi.stubEnv('GATEWAY_API_KEY', 'env-key');
+    vi.stubEnv('GATEWAY_BASE_URL', 'https://main.example/v1/');
+    vi.stubEnv('GATEWAY_BACKUP_BASE_URL', 'https://backup.example/v1');
+    const c = new Gateway();
+    expect(c.baseURL).toBe('https://main.example/v1');
+    expect(c.backupBaseURL).toBe('https://backup.example/v1');
+    expect(c.maxRetries).toBe(2);
+    expect(c.timeout).toBe(600_000);
+  });
+
+  it('prefers options over the environment', () => {
+    vi.stubEnv('GATEWAY_BASE_URL', 'https://env.example/v1');
+    const c = new Gateway({ apiKey: 'k', baseURL: 'https://opt.example/v1', maxRetries: 0, timeout: 5 });
+    expect([c.baseURL, c.maxRetries, c.timeout]).toEqual(['https://opt.example/v1', 0, 5]);
+  });
+
+  it('names the option and the variable when the key is missing', () => {
+    vi.stubEnv('GATEWAY_API_KEY', '');
+    expect(() => new Gateway({ baseURL: 'https://x/v1' })).toThrow(GatewayError);
+    expect(() => new Gateway({ baseURL: 'https://x/v1' })).toThrow(/'apiKey'.*GATEWAY_API_KEY/);
+  });
+
+  it('names the option and the variable when the base URL is missing', () => {
+    vi.stubEnv('GATEWAY_BASE_URL', '');
+    expect(() => new Gateway({ apiKey: 'k' })).toThrow(/'baseURL'.*GATEWAY_BASE_URL/);
+  });
+
+  it('accepts any key format, suffixes included', () => {
+    expect(() => new Gateway({ apiKey: 'sk-abc:vendor-x.pool-2', baseURL: 'https://x/v1' })).not.toThrow();
+  });
+
+  it.each([
+    [{ baseURL: 'not a url' }, 'baseURL'],
+    [{ baseURL: 'ftp://x/v1' }, 'baseURL'],
+    [{ maxRetries: -1 }, 'maxRetries'],
+    [{ maxRetries: 1.5 }, 'maxRetries'],
+    [{ timeout: 0 }, 'timeout'],
+    [{ idleTimeout: Number.NaN }, 'idleTimeout'],
+  ])('rejects bad option %o', (opts, field) => {
+    expect(() => new Gateway({ apiKey: 'k', baseURL: 'https://x/v1', ...opts })).toThrow(expect.objectContaining({ field }) as Error);
+    expect(() => new Gateway({ apiKey: 'k', baseURL: 'https://x/v1', ...opts })).toThrow(ValidationError);
+  });
+
+  it('refuses to run in a browser unless dangerouslyAllowBrowser is set', () => {
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    const versions = process.versions;
+    Object.defineProperty(process, 'versions', { value: { ...versions, node: undefined }, configurable: true });
+    try {
+      expect(() => new Gateway({ apiKey: 'k', baseURL: 'https://x/v1' })).toThrow(/dangerouslyAllowBrowser/);
+      expect(() => new Gateway({ apiKey: 'k', baseURL: 'https://x/v1', dangerouslyAllowBrowser: true })).not.toThrow();
+    } finally {
+      Object.defineProperty(process, 'versions', { value: versions, configurable: true });
+    }
+  });
+
+  it('is also the default export', () => {
+    expect(Default).toBe(Gateway);
+  });
+});

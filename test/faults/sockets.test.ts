@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { APIConnectionError, APITimeoutError, Gateway, type RetryInfo } from '../../src/index.js';
+import { createMockGateway } from '../../src/testing/index.js';
+import { chunk, sseText } from '../helpers/sse.js';
+import { httpServer, rawServer, refusedURL, writeByteByByte, type LoopbackServer } from '../helpers/sockets.js';
+
+const KEY = 'test-key';
+const open: LoopbackServer[] = [];
+const keep = <T extends LoopbackServer>(s: T): T => (open.push(s), s);
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+const messages = [{ role: 'user' as const, content: 'one two three' }];
+const sseHeaders = { 'content-type': 'text/event-stream' };
+
+describe('real sockets on 127.0.0.1', () => {
+  it('fails over from a refused port to the backup', async () => {
+    const mock = createMockGateway({ apiKey: KEY });
+    const backup = await mock.listen();
+    open.push({ url: backup.url, connections: () => 0, close: backup.close });
+    const onFailover = vi.fn();
+    const client = new Gateway({ apiKey: KEY, baseURL: await refusedURL(), backupBaseURL: backup.url, hooks: { onFailover } });
+    const res = await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+    expect(res.choices[0]?.message.content).toBe('You said: one two three');
+    expect(onFailover).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports a refused port as APIConnectionError after its retries', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const onRetry = vi.fn<(e: RetryInfo) => void>();
+    const client = new Gateway({ apiKey: KEY, baseURL: await refusedURL(), maxRetries: 1, hooks: { onRetry } });
+    const err = await client.models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toMatch(/ECONNREFUSED/);
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it('retries a connection reset by the server', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const server = keep(await rawServer((socket) => socket.destroy()));
+    const err = await new Gateway({ apiKey: KEY, baseURL: server.url, maxRetries: 2 }).models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(server.connections()).toBe(3);
+  });
+
+  it('times out a server that accepts and never answers, once per attempt', async () => {
+    const server = keep(await rawServer(() => undefined));
+    const client = new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 100, maxRetries: 1, backupBaseURL: undefined });
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const err = await client.models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect(server.connections()).toBe(2);
+  });
+
+  it('reads a stream written one byte at a time', async () => {
+    const text = sseText(['Grüße ', '— ', '你好', ' 🌍'].map((w) => chunk(w)));
+    const server = keep(
+      await httpServer((_req, res) => {
+        res.writeHead(200, sseHeaders);
+        void writeByteByByte(res, text);
+      }),
+    );
+    const stream = await new Gateway({ apiKey: KEY, baseURL: server.url }).chat.completions.create({ model: 'm', messages, stream: true });
+    const completion = await stream.finalChatCompletion();
+    expect(completion.choices[0]?.message.content).toBe('Grüße — 你好 🌍');
+  });
+
+  it('retries a stream whose headers arrived but whose first byte never did', async () => {
+    let calls = 0;
+    const server = keep(
+      await httpServer((_req, res) => {
+        calls++;
+        res.writeHead(200, sseHeaders);
+        res.flushHeaders();
+        if (calls > 1) res.end(sseText([chunk('late')]));
+      }),
+    );
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const stream = await new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 150 }).chat.completions.create({ model: 'm', messages, stream: true });
+    expect((await stream.finalChatCompletion()).choices[0]?.message.content).toBe('late');
+    expect(calls).toBe(2);
+  });
+
+  it('never retries a stream reset after its first bytes: the error surfaces', async () => {
+    let calls = 0;
+    const server = keep(
+      await httpServer((_req, res) => {
+        calls++;
+        res.writeHead(200, sseHeaders);
+        res.write(sseText([chunk('a')], { done: false }));
+        setTimeout(() => res.socket?.destroy(), 30);
+      }),
+    );
+    const stream = await new Gateway({ apiKey: KEY, baseURL: server.url }).chat.completions.create({ model: 'm', messages, stream: true });
+    const err = await stream.finalChatCompletion().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(calls).toBe(1);
+  });
+
+  it('ends a stream that stalls mid-way with the idle timeout', async () => {
+    const server = keep(
+      await httpServer((_req, res) => {
+        res.writeHead(200, sseHeaders);
+        res.write(sseText([chunk('a')], { done: false }));
+      }),
+    );
+    const stream = await new Gateway({ apiKey: KEY, baseURL: server.url, idleTimeout: 100 }).chat.completions.create({ model: 'm', messages, stream: true });
+    await expect(stream.finalChatCompletion()).rejects.toBeInstanceOf(APITimeoutError);
+  });
+});

@@ -1,0 +1,32 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+// Runs in fresh Node processes against the built package (npm test builds first), through
+// the package's own exports map, as an installed package would be loaded.
+function run(code: string, type: 'module' | 'commonjs'): string {
+  const flag = type === 'module' ? '--input-type=module' : '--input-type=commonjs';
+  return execFileSync(process.execPath, [flag, '-e', code], { encoding: 'utf8', timeout: 15_000 }).trim();
+}
+
+const script = (load: string) => `
+${load}
+const mock = createMockGateway({ apiKey: 'k' });
+const client = new Gateway({ apiKey: 'k', baseURL: 'http://mock.local/v1', fetch: mock.fetch });
+(async () => {
+  const res = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'pkg' }] });
+  const err = await client.models.retrieve('nope').catch((e) => e);
+  console.log([res.choices[0].message.content, err instanceof NotFoundError, Gateway.NotFoundError === NotFoundError, typeof Default].join('|'));
+})();
+`;
+
+describe('built package', () => {
+  it('works from ESM through the exports map', () => {
+    const out = run(script(`import Default, { Gateway, NotFoundError } from 'unified-gateway'; import { createMockGateway } from 'unified-gateway/testing';`), 'module');
+    expect(out).toBe('You said: pkg|true|true|function');
+  });
+
+  it('works from CommonJS through the exports map', () => {
+    const out = run(script(`const { Gateway, NotFoundError, default: Default } = require('unified-gateway'); const { createMockGateway } = require('unified-gateway/testing');`), 'commonjs');
+    expect(out).toBe('You said: pkg|true|true|function');
+  });
+});
