@@ -121,6 +121,8 @@ export async function* iterateSSE<T>(open: OpenStream, controller: AbortControll
         parser.feed(`${decoder.decode()}\n\n`);
       }
       for (let i = 0; i < events.length; i++) {
+        // An abort takes effect at once, even when the rest of the reply is already buffered.
+        if (stopped) throw stopError(stopped, options, signal);
         const event = events[i] as EventSourceMessage;
         if (event.data === '[DONE]') {
           ended = true;

@@ -317,3 +317,19 @@ describe('finalChatCompletion', () => {
     await expect(stream.finalChatCompletion()).rejects.toBeInstanceOf(APIConnectionError);
   });
 });
+
+describe('abort with buffered frames', () => {
+  it('stops at once even when the rest of the reply arrived in the same chunk', async () => {
+    serve(() => sseText([chunk('a'), chunk('b'), chunk('c')]));
+    const stream = await client().chat.completions.create(streamParams);
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const c of stream) {
+        seen.push(c.choices[0]?.delta.content ?? '');
+        stream.controller.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['a']);
+    expect(err).toBeInstanceOf(APIUserAbortError);
+  });
+});
