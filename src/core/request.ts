@@ -1,4 +1,3 @@
-import ky from 'ky';
 import { anySignal } from '../internal/signals.js';
 import { sleep } from '../internal/sleep.js';
 import { uuid } from '../internal/uuid.js';
@@ -148,17 +147,10 @@ async function attemptOnce(
   try {
     config.hooks.onRequest?.(info);
     const started = Date.now();
-    const response = await guard(ky(req.path, {
-      prefixUrl: info.baseURL,
-      method: req.method,
-      headers,
-      body,
-      signal,
-      timeout: false,
-      retry: 0,
-      throwHttpErrors: false,
-      ...(config.fetch ? { fetch: config.fetch } : {}),
-    }));
+    // Read globalThis.fetch per call, not at construction, so polyfills and interceptors
+    // installed later (msw, test stubs) are honoured.
+    const fetchImpl = config.fetch ?? globalThis.fetch;
+    const response = await guard(fetchImpl(info.url, { method: req.method, headers, body, signal }));
     config.hooks.onResponse?.({ ...info, status: response.status, durationMs: Date.now() - started, requestID: response.headers.get('x-request-id') });
 
     const isJSON = (response.headers.get('content-type') ?? '').includes('json');

@@ -11,7 +11,7 @@ export function validate(schema: ZodMiniType, value: unknown, root = 'params'): 
   if (result.success) return;
   const issue = result.error.issues[0];
   if (!issue) throw new ValidationError(root, 'is invalid');
-  const { path, message } = deepest(issue);
+  const { path, message } = explain(issue as Issue);
   throw new ValidationError(formatPath(path, root), message);
 }
 
@@ -22,20 +22,32 @@ interface Issue {
   errors?: ReadonlyArray<ReadonlyArray<Issue>>;
 }
 
+interface Explained {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+}
+
 /**
- * A union reports one issue for all its options; when an option failed deeper inside the
- * value (an array of parts with one bad part), that inner issue says more, so report it.
+ * Turns a union failure into the issue a person needs. Options whose literal tag did not
+ * match (`role`, `type`) are not the one the caller meant and are set aside; when every
+ * option was set aside, the tag itself is wrong and the union's own rule is reported at it.
+ * Otherwise the remaining option that failed deepest inside the value explains the failure.
  */
-function deepest(issue: Issue): { path: ReadonlyArray<PropertyKey>; message: string } {
-  let best: { path: ReadonlyArray<PropertyKey>; message: string } = issue;
-  if (issue.code === 'invalid_union' && issue.errors) {
-    for (const option of issue.errors) {
-      for (const inner of option) {
-        const found = deepest(inner);
-        if (found.path.length > 0 && issue.path.length + found.path.length > best.path.length) {
-          best = { path: [...issue.path, ...found.path], message: found.message };
-        }
-      }
+function explain(issue: Issue): Explained {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return issue;
+  const isTagMismatch = (i: Issue) => i.code === 'invalid_value' && i.path.length === 1;
+  const meant = issue.errors.filter((option) => !option.some(isTagMismatch));
+  if (meant.length === 0) {
+    const tag = issue.errors[0]?.find(isTagMismatch);
+    return { path: [...issue.path, ...(tag?.path ?? [])], message: issue.message };
+  }
+  let best: Explained = issue;
+  for (const option of meant) {
+    const first = option[0];
+    if (!first) continue;
+    const inner = explain(first);
+    if (inner.path.length > 0 && issue.path.length + inner.path.length > best.path.length) {
+      best = { path: [...issue.path, ...inner.path], message: inner.message };
     }
   }
   return best;

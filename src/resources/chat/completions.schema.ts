@@ -2,6 +2,9 @@ import * as z from 'zod/mini';
 
 // Checks only what the SDK can judge before sending; every object is loose so vendor
 // extras pass through untouched. Messages are written for people: "must be …".
+// Only a few zod kinds are used (object, array, union, literal, string, number, boolean):
+// each further kind adds to every browser bundle. Unions tagged by `role` or `type` are
+// explained by core/validation.ts as a discriminated union would be.
 
 const text = (rule = 'must be a string') => z.string({ error: rule });
 const nonEmpty = (rule: string) => z.string({ error: rule }).check(z.minLength(1, { error: rule }));
@@ -11,8 +14,10 @@ const range = (min: number, max: number) => {
 };
 const positiveInt = () => {
   const rule = 'must be an integer >= 1';
-  return z.optional(z.nullable(z.int({ error: rule }).check(z.gte(1, { error: rule }))));
+  return z.optional(z.nullable(integer(rule).check(z.gte(1, { error: rule }))));
 };
+
+const integer = (rule: string) => z.number({ error: rule }).check(z.refine(Number.isInteger, { error: rule }));
 
 const textPart = z.looseObject({ type: z.literal('text'), text: text() });
 const imagePart = z.looseObject({
@@ -20,17 +25,17 @@ const imagePart = z.looseObject({
   image_url: z.looseObject(
     {
       url: nonEmpty('must be a non-empty URL (https:// or data:image/...;base64,...)'),
-      detail: z.optional(z.enum(['auto', 'low', 'high'], { error: "must be 'auto', 'low' or 'high'" })),
+      detail: z.optional(z.literal(['auto', 'low', 'high'], { error: "must be 'auto', 'low' or 'high'" })),
     },
     { error: 'must be an object { url }' },
   ),
 });
 const audioPart = z.looseObject({
   type: z.literal('input_audio'),
-  input_audio: z.looseObject({ data: text(), format: z.enum(['wav', 'mp3'], { error: "must be 'wav' or 'mp3'" }) }),
+  input_audio: z.looseObject({ data: text(), format: z.literal(['wav', 'mp3'], { error: "must be 'wav' or 'mp3'" }) }),
 });
 const partRule = "must be a content part { type: 'text' | 'image_url' | 'input_audio', ... }";
-const userPart = z.discriminatedUnion('type', [textPart, imagePart, audioPart], { error: partRule });
+const userPart = z.union([textPart, imagePart, audioPart], { error: partRule });
 
 const textContent = z.union([text(), z.array(textPart)], { error: 'must be a string or an array of text parts' });
 const userContent = z.union([text(), z.array(userPart).check(z.minLength(1, { error: 'must not be empty' }))], {
@@ -44,8 +49,7 @@ const toolCall = z.looseObject({
 });
 
 const roles = "must be a message with role 'system', 'developer', 'user', 'assistant' or 'tool'";
-const message = z.discriminatedUnion(
-  'role',
+const message = z.union(
   [
     z.looseObject({ role: z.literal('system'), content: textContent }),
     z.looseObject({ role: z.literal('developer'), content: textContent }),
@@ -64,13 +68,13 @@ const tool = z.looseObject({
   type: z.literal('function', { error: "must be 'function'" }),
   function: z.looseObject({
     name: nonEmpty('must be a non-empty string'),
-    parameters: z.optional(z.record(z.string(), z.unknown(), { error: 'must be a JSON Schema object' })),
+    parameters: z.optional(z.looseObject({}, { error: 'must be a JSON Schema object' })),
   }),
 });
 
 const toolChoice = z.union(
   [
-    z.enum(['none', 'auto', 'required']),
+    z.literal(['none', 'auto', 'required']),
     z.looseObject({ type: z.literal('function'), function: z.looseObject({ name: nonEmpty('must be a non-empty string') }) }),
   ],
   { error: "must be 'none', 'auto', 'required' or { type: 'function', function: { name } }" },
@@ -88,7 +92,7 @@ export const chatCompletionParamsSchema = z.looseObject(
     max_tokens: positiveInt(),
     max_completion_tokens: positiveInt(),
     n: positiveInt(),
-    seed: z.optional(z.nullable(z.int({ error: 'must be an integer' }))),
+    seed: z.optional(z.nullable(integer('must be an integer'))),
     stop: z.optional(
       z.nullable(
         z.union([text(), z.array(text()).check(z.maxLength(4, { error: 'must have at most 4 sequences' }))], {
@@ -99,7 +103,7 @@ export const chatCompletionParamsSchema = z.looseObject(
     tools: z.optional(z.array(tool, { error: 'must be an array of tools' })),
     tool_choice: z.optional(toolChoice),
     response_format: z.optional(
-      z.looseObject({ type: z.enum(['text', 'json_object', 'json_schema'], { error: "must be 'text', 'json_object' or 'json_schema'" }) }),
+      z.looseObject({ type: z.literal(['text', 'json_object', 'json_schema'], { error: "must be 'text', 'json_object' or 'json_schema'" }) }),
     ),
     stream: z.optional(z.nullable(z.boolean({ error: 'must be a boolean' }))),
     user: z.optional(text()),
