@@ -29,7 +29,7 @@ afterAll(async () => {
 
 function run(file: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, GATEWAY_API_KEY: 'demo-key', GATEWAY_BASE_URL: served.url };
+    const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_API_KEY: 'demo-key', GATEWAY_BASE_URL: served.url };
     delete env.GATEWAY_BACKUP_BASE_URL;
     const child = spawn(process.execPath, ['--import', 'tsx', file], { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -1,16 +1,7 @@
 import { anySignal } from '../internal/signals.js';
 import { sleep } from '../internal/sleep.js';
 import { uuid } from '../internal/uuid.js';
-import {
-  APIConnectionError,
-  APIError,
-  APIUserAbortError,
-  APITimeoutError,
-  GatewayError,
-  createAPIError,
-  isErrorPayload,
-  toConnectionError,
-} from './errors.js';
+import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, GatewayError, createAPIError, isErrorPayload, toConnectionError } from './errors.js';
 import type { BaseURLPool } from './failover.js';
 import type { AttemptInfo, GatewayHooks } from './hooks.js';
 import { computeBackoff, isRetryableAPIError, parseRetryAfter } from './retry.js';
@@ -138,6 +129,16 @@ async function attemptOnce(
     return toConnectionError(error, config.apiKey, `Connection error (${info.method} ${info.url}): ${describe(error)}`);
   };
 
+  const apiError = (response: Response, payload: unknown) =>
+    createAPIError({
+      status: response.status,
+      body: payload,
+      headers: response.headers,
+      method: info.method,
+      url: info.url,
+      retryAfterMs: parseRetryAfter(response.headers),
+      secret: config.apiKey,
+    });
   // Only transport failures are mapped to SDK errors; an exception from a hook propagates as is.
   const guard = <T>(promise: Promise<T>): Promise<T> =>
     promise.catch((error: unknown) => {
@@ -159,15 +160,7 @@ async function attemptOnce(
       if (response.ok && !isErrorPayload(payload)) {
         throw new GatewayError(`Expected an event stream but got JSON (${info.method} ${info.url}).`);
       }
-      throw createAPIError({
-        status: response.status,
-        body: payload,
-        headers: response.headers,
-        method: info.method,
-        url: info.url,
-        retryAfterMs: parseRetryAfter(response.headers),
-        secret: config.apiKey,
-      });
+      throw apiError(response, payload);
     }
 
     if (req.stream) {
@@ -179,7 +172,7 @@ async function attemptOnce(
         void reader.cancel().catch(() => undefined);
         throw error;
       });
-      if (first.done || !first.value) throw toConnectionError(new Error('stream closed before any data'), config.apiKey);
+      if (first.done || !first.value) throw new APIConnectionError(`Stream closed before any data (${info.method} ${info.url}).`);
       return { reader, first: first.value, signal: requestSignal ?? new AbortController().signal, method: info.method, url: info.url } satisfies OpenStream;
     }
 
@@ -188,7 +181,7 @@ async function attemptOnce(
       throw new GatewayError(`Could not parse the response as JSON (${info.method} ${info.url}).`);
     }
     if (isErrorPayload(payload)) {
-      throw createAPIError({ status: response.status, body: payload, headers: response.headers, method: info.method, url: info.url, retryAfterMs: parseRetryAfter(response.headers), secret: config.apiKey });
+      throw apiError(response, payload);
     }
     return payload;
   } finally {
