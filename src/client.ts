@@ -6,8 +6,14 @@ import type { CoreConfig } from './core/request.js';
 import type { APIClient } from './core/resource.js';
 import { retryDefaults } from './core/retry.js';
 import { isBrowserLike, readEnv } from './internal/env.js';
+import { Audio } from './resources/audio/index.js';
 import { Chat } from './resources/chat/index.js';
+import { Completions } from './resources/completions.js';
+import { Embeddings } from './resources/embeddings.js';
+import { Images } from './resources/images.js';
 import { Models } from './resources/models.js';
+import { Responses } from './resources/responses.js';
+import { VideoTaskFailedError, VideoTaskNotFoundError, Videos } from './resources/videos.js';
 
 /**
  * Options for {@link Gateway}. Every field is optional when its environment variable is set.
@@ -62,8 +68,20 @@ const defaults = {
 export class Gateway implements APIClient {
   /** Chat completions. */
   readonly chat: Chat;
+  /** Legacy text completions. */
+  readonly completions: Completions;
+  /** Text to vectors. */
+  readonly embeddings: Embeddings;
+  /** Image generation and editing. */
+  readonly images: Images;
+  /** Speech to text. */
+  readonly audio: Audio;
   /** Model catalogue. */
   readonly models: Models;
+  /** The responses endpoint. */
+  readonly responses: Responses;
+  /** Asynchronous video generation. */
+  readonly videos: Videos;
   /** The main base URL, e.g. `https://gateway.example/v1`. */
   readonly baseURL: string;
   /** The backup base URL, if any. */
@@ -111,7 +129,13 @@ export class Gateway implements APIClient {
       hooks: { ...options.hooks },
     };
     this.chat = new Chat(this);
+    this.completions = new Completions(this);
+    this.embeddings = new Embeddings(this);
+    this.images = new Images(this);
+    this.audio = new Audio(this);
     this.models = new Models(this);
+    this.responses = new Responses(this);
+    this.videos = new Videos(this);
   }
 
   /** @internal Resolved configuration for resources; not part of the public API. */
@@ -135,6 +159,8 @@ export class Gateway implements APIClient {
   static InsufficientQuotaError = Errors.InsufficientQuotaError;
   static InternalServerError = Errors.InternalServerError;
   static ServiceUnavailableError = Errors.ServiceUnavailableError;
+  static VideoTaskFailedError = VideoTaskFailedError;
+  static VideoTaskNotFoundError = VideoTaskNotFoundError;
 }
 
 function checkURL(name: string, value: string): string {

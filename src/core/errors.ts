@@ -12,10 +12,12 @@ const LINEAGE = Symbol.for('unified-gateway.error');
 export class GatewayError extends Error {
   /** Stable class tag used by {@link GatewayError.isInstance}; survives minification. */
   static readonly kind: string = 'GatewayError';
-  override readonly name: string = 'GatewayError';
+  /** The class name, e.g. `RateLimitError` (set from the class's `kind`, so it survives minification). */
+  declare readonly name: string;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+    Object.defineProperty(this, 'name', { value: (new.target as unknown as { kind: string }).kind, enumerable: true, configurable: true, writable: true });
     const kinds: string[] = [];
     for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
       if (Object.prototype.hasOwnProperty.call(c, 'kind')) kinds.push((c as unknown as { kind: string }).kind);
@@ -38,7 +40,6 @@ export class GatewayError extends Error {
 /** Arguments were rejected before any request was sent. `field` is a dotted path such as `messages[0].content`. */
 export class ValidationError extends GatewayError {
   static override readonly kind = 'ValidationError';
-  override readonly name = 'ValidationError';
   /** The offending field, as a path (`temperature`, `messages[1].role`). */
   readonly field: string;
   /** The rule it broke, in words (`must be between 0 and 2`). */
@@ -53,7 +54,6 @@ export class ValidationError extends GatewayError {
 /** The request never got an HTTP response: refused, reset, DNS failure, or a stream cut mid-way. */
 export class APIConnectionError extends GatewayError {
   static override readonly kind: string = 'APIConnectionError';
-  override readonly name: string = 'APIConnectionError';
   constructor(message = 'Connection error.', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -62,7 +62,6 @@ export class APIConnectionError extends GatewayError {
 /** An attempt exceeded `timeout`, a stream stayed silent past its idle timeout, or a wait exceeded its limit. */
 export class APITimeoutError extends APIConnectionError {
   static override readonly kind = 'APITimeoutError';
-  override readonly name = 'APITimeoutError';
   constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -71,7 +70,6 @@ export class APITimeoutError extends APIConnectionError {
 /** The caller's `AbortSignal` fired (or a stream's `controller.abort()` was called). */
 export class APIUserAbortError extends GatewayError {
   static override readonly kind = 'APIUserAbortError';
-  override readonly name = 'APIUserAbortError';
   constructor(message = 'Request was aborted.', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -100,7 +98,6 @@ export interface APIErrorInit {
  */
 export class APIError extends GatewayError {
   static override readonly kind: string = 'APIError';
-  override readonly name: string = 'APIError';
   /** HTTP status; 200 when the server put an error object inside a successful response. */
   readonly status: number;
   readonly code: string | null;
@@ -131,52 +128,42 @@ export class APIError extends GatewayError {
 /** 400: the gateway rejected the parameters (`invalid_request_error`). */
 export class BadRequestError extends APIError {
   static override readonly kind = 'BadRequestError';
-  override readonly name = 'BadRequestError';
 }
 /** 401: missing or invalid API key (`invalid_api_key`). */
 export class AuthenticationError extends APIError {
   static override readonly kind = 'AuthenticationError';
-  override readonly name = 'AuthenticationError';
 }
 /** 403: the key may not use this resource. */
 export class PermissionDeniedError extends APIError {
   static override readonly kind = 'PermissionDeniedError';
-  override readonly name = 'PermissionDeniedError';
 }
 /** 404: unknown model (`model_not_found`) or resource. */
 export class NotFoundError extends APIError {
-  static override readonly kind = 'NotFoundError';
-  override readonly name = 'NotFoundError';
+  static override readonly kind: string = 'NotFoundError';
 }
 /** 409: conflicting request; retried. */
 export class ConflictError extends APIError {
   static override readonly kind = 'ConflictError';
-  override readonly name = 'ConflictError';
 }
 /** 422: well-formed but semantically invalid request. */
 export class UnprocessableEntityError extends APIError {
   static override readonly kind = 'UnprocessableEntityError';
-  override readonly name = 'UnprocessableEntityError';
 }
 /** 429: too many requests; retried with backoff, honouring `Retry-After`. */
 export class RateLimitError extends APIError {
   static override readonly kind: string = 'RateLimitError';
-  override readonly name: string = 'RateLimitError';
 }
 /** 429 with code `insufficient_quota`: the account is out of credit. Never retried. */
 export class InsufficientQuotaError extends RateLimitError {
   static override readonly kind = 'InsufficientQuotaError';
-  override readonly name = 'InsufficientQuotaError';
 }
 /** 5xx: the gateway or an upstream vendor failed; retried. */
 export class InternalServerError extends APIError {
   static override readonly kind: string = 'InternalServerError';
-  override readonly name: string = 'InternalServerError';
 }
 /** 503: temporarily unavailable; retried and failed over. */
 export class ServiceUnavailableError extends InternalServerError {
   static override readonly kind = 'ServiceUnavailableError';
-  override readonly name = 'ServiceUnavailableError';
 }
 
 type APIErrorClass = new (init: APIErrorInit) => APIError;

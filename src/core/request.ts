@@ -42,8 +42,16 @@ export interface CoreRequest extends RequestOptions {
   path: string;
   /** JSON body; serialised once and reused on every attempt. */
   body?: unknown;
+  /** A multipart body, built once as a Blob so every attempt replays it whole. */
+  form?: { blob: Blob; contentType: string };
+  /** Send every attempt to this base URL (no failover): for resources that live on one base. */
+  baseURL?: string;
+  /** Told which base URL answered successfully. */
+  onServed?: (baseURL: string) => void;
   /** Expect `text/event-stream`. */
   stream?: boolean;
+  /** `text` returns the body as a string (transcripts as srt, vtt or text). @default 'json' */
+  responseType?: 'json' | 'text';
   /** Aborts the request from inside the SDK (a Stream's controller). */
   controller?: AbortController;
 }
@@ -73,21 +81,23 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<unknow
   const maxRetries = req.maxRetries ?? config.maxRetries;
   const headers = buildHeaders(config, req);
   const idempotencyKey = headers.get('idempotency-key') ?? undefined;
-  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+  const body = req.form?.blob ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
   const { pool, hooks } = config;
-  let baseURL = pool.pick();
+  const pinned = req.baseURL;
+  let baseURL = pinned ?? pool.pick();
 
   for (let attempt = 1; ; attempt++) {
     const info: AttemptInfo = { method: req.method, url: joinURL(baseURL, req.path), baseURL, attempt, idempotencyKey };
     try {
       const result = await attemptOnce(config, req, info, headers, body, requestSignal);
       pool.markHealthy(baseURL);
+      req.onServed?.(baseURL);
       return result;
     } catch (error) {
       if (!(error instanceof GatewayError) || !isRetryable(error)) throw error;
       pool.markFailed(baseURL);
       if (attempt > maxRetries) throw error;
-      const nextBaseURL = pool.next(baseURL);
+      const nextBaseURL = pinned ?? pool.next(baseURL);
       const status = error instanceof APIError ? error.status : null;
       // A healthy other base is independent of the one that failed: go there at once.
       const switching = nextBaseURL !== baseURL;
@@ -114,7 +124,7 @@ async function attemptOnce(
   req: CoreRequest,
   info: AttemptInfo,
   headers: Headers,
-  body: string | undefined,
+  body: string | Blob | undefined,
   requestSignal: AbortSignal | undefined,
 ): Promise<unknown> {
   if (requestSignal?.aborted) throw new APIUserAbortError(undefined, { cause: requestSignal.reason });
@@ -176,6 +186,7 @@ async function attemptOnce(
       return { reader, first: first.value, signal: requestSignal ?? new AbortController().signal, method: info.method, url: info.url } satisfies OpenStream;
     }
 
+    if (req.responseType === 'text') return await guard(untilAborted(response.text(), signal));
     const payload = await guard(untilAborted(readBody(response), signal));
     if (typeof payload === 'string') {
       throw new GatewayError(`Could not parse the response as JSON (${info.method} ${info.url}).`);
@@ -226,9 +237,10 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
 function buildHeaders(config: CoreConfig, req: CoreRequest): Headers {
   const headers = new Headers({
     authorization: `Bearer ${config.apiKey}`,
-    accept: req.stream ? 'text/event-stream' : 'application/json',
+    accept: req.stream ? 'text/event-stream' : req.responseType === 'text' ? 'text/plain, application/json' : 'application/json',
   });
-  if (req.body !== undefined) headers.set('content-type', 'application/json');
+  if (req.form) headers.set('content-type', req.form.contentType);
+  else if (req.body !== undefined) headers.set('content-type', 'application/json');
   for (const [k, v] of Object.entries(config.defaultHeaders)) headers.set(k, v);
   for (const [k, v] of Object.entries(req.headers ?? {})) headers.set(k, v);
   // One key per logical POST, identical on every retry and failover attempt.

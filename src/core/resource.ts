@@ -1,6 +1,6 @@
-import type { CoreConfig, CoreRequest, OpenStream, RequestOptions } from './request.js';
+import type { CoreConfig, CoreRequest, RequestOptions } from './request.js';
 import { send } from './request.js';
-import { iterateSSE, type SSEOptions, type Stream } from './streaming.js';
+import type { SSEOptions, Stream } from './streaming.js';
 
 /** The part of the client that resources use; everything HTTP lives behind it. */
 export interface APIClient {
@@ -9,6 +9,9 @@ export interface APIClient {
 }
 
 type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;
+
+/** A lazily loaded schema module: `() => import('./x.schema.js')`. */
+export type SchemaLoader = () => Promise<{ check(value: unknown): void }>;
 
 /** Base class of every resource (`client.chat.completions`, `client.models`, …). */
 export class APIResource {
@@ -20,28 +23,45 @@ export class APIResource {
     Object.defineProperty(this, '_client', { value: client });
   }
 
+  /**
+   * @internal Validates before anything is sent. Schemas (and zod) load on first use, so
+   * an app pays for the schemas of the endpoints it calls, at import time and in its bundle.
+   */
+  protected async _check(load: SchemaLoader, value: unknown): Promise<void> {
+    (await load()).check(value);
+  }
+
+  /** @internal Sends one request through the core and returns the parsed JSON. */
+  protected _request<T>(req: CoreRequest, options?: RequestOptions): Promise<T> {
+    return send(this._client._config, { ...options, ...req }) as Promise<T>;
+  }
+
   /** @internal GET a JSON resource. */
   protected _get<T>(path: string, options?: RequestOptions): Promise<T> {
-    return send(this._client._config, { ...options, method: 'GET', path }) as Promise<T>;
+    return this._request<T>({ method: 'GET', path }, options);
   }
 
   /** @internal POST a JSON body and read a JSON result. */
   protected _post<T>(path: string, body: unknown, options?: RequestOptions): Promise<T> {
-    return send(this._client._config, { ...options, method: 'POST', path, body }) as Promise<T>;
+    return this._request<T>({ method: 'POST', path, body }, options);
   }
 
-  /** @internal POST a JSON body and read server-sent events into a `Stream` subclass. */
+  /**
+   * @internal POST a JSON body and read server-sent events into a `Stream` subclass. The SSE
+   * reader (and eventsource-parser) loads on the first stream, so apps that never stream
+   * do not carry it.
+   */
   protected async _stream<S extends Stream<unknown>>(
     path: string,
     body: unknown,
     options: RequestOptions | undefined,
     Class: StreamClass<S>,
-    sse: Pick<SSEOptions, 'expectDone'> = {},
+    sse: Pick<SSEOptions, 'expectDone' | 'isTerminal'> = {},
   ): Promise<S> {
     const config = this._client._config;
     const controller = new AbortController();
     const req: CoreRequest & { stream: true } = { ...options, method: 'POST', path, body, stream: true, controller };
-    const open: OpenStream = await send(config, req);
+    const [open, { iterateSSE }] = await Promise.all([send(config, req), import('./streaming.js')]);
     const iterator = iterateSSE<never>(open, controller, {
       ...sse,
       idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout,

@@ -6,6 +6,8 @@ import type { OpenStream } from './request.js';
 export interface SSEOptions {
   /** The endpoint ends with `data: [DONE]`; a stream that ends without it is an error. @default true */
   expectDone?: boolean;
+  /** For endpoints without `[DONE]`: the frame that ends the stream normally (e.g. `response.completed`). */
+  isTerminal?: (frame: unknown) => boolean;
   /** ms without any byte before the stream fails with {@link APITimeoutError}. */
   idleTimeoutMs: number;
   /** Removed from anything an error keeps. */
@@ -87,6 +89,7 @@ export async function* iterateSSE<T>(open: OpenStream, controller: AbortControll
   const events: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => events.push(event) });
   let ended = false;
+  let eof = false;
   let stopped: 'idle' | 'abort' | undefined;
 
   // One timer for the whole stream: each read only records when it started waiting; the
@@ -128,7 +131,12 @@ export async function* iterateSSE<T>(open: OpenStream, controller: AbortControll
           ended = true;
           return;
         }
-        yield parseFrame<T>(event, open, options.secret);
+        const frame = parseFrame<T>(event, open, options.secret);
+        yield frame;
+        if (options.isTerminal?.(frame)) {
+          ended = true;
+          return;
+        }
       }
       events.length = 0;
       if (!chunk) break;
@@ -142,17 +150,19 @@ export async function* iterateSSE<T>(open: OpenStream, controller: AbortControll
       waitingSince = undefined;
       if (stopped) throw stopError(stopped, options, signal);
       chunk = result.done ? undefined : result.value;
+      eof = result.done;
     }
     ended = true;
     if (expectDone) throw new APIConnectionError(`Stream ended before [DONE] (${open.method} ${open.url}).`);
+    if (options.isTerminal) throw new APIConnectionError(`Stream ended before its final event (${open.method} ${open.url}).`);
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
-    if (!ended) {
-      // The consumer left early or the stream failed: release the connection.
-      void reader.cancel().catch(() => undefined);
-      if (!controller.signal.aborted) controller.abort();
-    }
+    // Release the connection unless the body was read to its end (a terminal event or
+    // [DONE] may come before the server closes).
+    if (!eof) void reader.cancel().catch(() => undefined);
+    // The consumer left early or the stream failed: abort the request as well.
+    if (!ended && !controller.signal.aborted) controller.abort();
   }
 }
 

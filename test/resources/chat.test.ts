@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ChatCompletionStream, ValidationError, type ChatCompletionCreateParams } from '../../src/index.js';
+import { ValidationError, type ChatCompletionCreateParams } from '../../src/index.js';
+import { ChatCompletionStream } from '../../src/resources/chat/chat-completion-stream.js';
 import { BASE, chatParams, client, completionFixture } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
 

@@ -1,23 +1,12 @@
 import * as z from 'zod/mini';
+import { validate } from '../../core/validation.js';
+import { intAtLeast, integer, model, nonEmpty, range, text } from '../shared.schema.js';
 
 // Checks only what the SDK can judge before sending; every object is loose so vendor
 // extras pass through untouched. Messages are written for people: "must be …".
 // Only a few zod kinds are used (object, array, union, literal, string, number, boolean):
 // each further kind adds to every browser bundle. Unions tagged by `role` or `type` are
 // explained by core/validation.ts as a discriminated union would be.
-
-const text = (rule = 'must be a string') => z.string({ error: rule });
-const nonEmpty = (rule: string) => z.string({ error: rule }).check(z.minLength(1, { error: rule }));
-const range = (min: number, max: number) => {
-  const rule = `must be a number between ${min} and ${max}`;
-  return z.optional(z.nullable(z.number({ error: rule }).check(z.gte(min, { error: rule }), z.lte(max, { error: rule }))));
-};
-const positiveInt = () => {
-  const rule = 'must be an integer >= 1';
-  return z.optional(z.nullable(integer(rule).check(z.gte(1, { error: rule }))));
-};
-
-const integer = (rule: string) => z.number({ error: rule }).check(z.refine(Number.isInteger, { error: rule }));
 
 const textPart = z.looseObject({ type: z.literal('text'), text: text() });
 const imagePart = z.looseObject({
@@ -81,17 +70,17 @@ const toolChoice = z.union(
 );
 
 /** Parameters of POST /chat/completions. */
-export const chatCompletionParamsSchema = z.looseObject(
+const chatCompletionParams = z.looseObject(
   {
-    model: nonEmpty('is required: a model id such as gpt-4o-mini'),
+    model: model('gpt-4o-mini'),
     messages: z.array(message, { error: 'must be an array of messages' }).check(z.minLength(1, { error: 'must contain at least one message' })),
     temperature: range(0, 2),
     top_p: range(0, 1),
     presence_penalty: range(-2, 2),
     frequency_penalty: range(-2, 2),
-    max_tokens: positiveInt(),
-    max_completion_tokens: positiveInt(),
-    n: positiveInt(),
+    max_tokens: intAtLeast(1),
+    max_completion_tokens: intAtLeast(1),
+    n: intAtLeast(1),
     seed: z.optional(z.nullable(integer('must be an integer'))),
     stop: z.optional(
       z.nullable(
@@ -110,3 +99,8 @@ export const chatCompletionParamsSchema = z.looseObject(
   },
   { error: 'must be an object' },
 );
+
+/** Throws a ValidationError for the first rule `params` breaks. */
+export function check(params: unknown): void {
+  validate(chatCompletionParams, params);
+}

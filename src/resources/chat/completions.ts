@@ -1,9 +1,7 @@
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource } from '../../core/resource.js';
-import { validate } from '../../core/validation.js';
-import { ChatCompletionStream } from './chat-completion-stream.js';
+import type { ChatCompletionStream } from './chat-completion-stream.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './completions.types.js';
-import { chatCompletionParamsSchema } from './completions.schema.js';
 
 /** `client.chat.completions` */
 export class Completions extends APIResource {
@@ -21,9 +19,9 @@ export class Completions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): Promise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream>;
   async create(body: ChatCompletionCreateParams, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream> {
-    validate(chatCompletionParamsSchema, body);
-    return body.stream
-      ? this._stream('chat/completions', body, options, ChatCompletionStream)
-      : this._post<ChatCompletion>('chat/completions', body, options);
+    await this._check(() => import('./completions.schema.js'), body);
+    if (!body.stream) return this._post<ChatCompletion>('chat/completions', body, options);
+    const { ChatCompletionStream } = await import('./chat-completion-stream.js');
+    return this._stream('chat/completions', body, options, ChatCompletionStream);
   }
 }

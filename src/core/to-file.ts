@@ -1,0 +1,14 @@
+import type { ToFileOptions, Uploadable } from './uploads.js';
+
+/**
+ * Turns any {@link Uploadable} into a `File` with a name, so the gateway can tell its
+ * format: name a Buffer or a nameless Blob, or read an fs.ReadStream or a fetch Response.
+ * The type is guessed from the first bytes when not given.
+ * @example
+ * const image = await toFile(readFileSync('cat.png'), 'cat.png', { type: 'image/png' });
+ * await client.images.edit({ model: 'dall-e-2', image, prompt: 'Add a hat' });
+ */
+export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options?: ToFileOptions): Promise<File> {
+  // The reading and sniffing code loads on first use, keeping it out of apps that never upload.
+  return (await import('./uploads.js')).toFile(data, name, options);
+}

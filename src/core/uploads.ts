@@ -1,0 +1,68 @@
+import { ValidationError } from './errors.js';
+
+/** A Node `fs.ReadStream` (or anything like it): async iterable bytes with a `path`. */
+export interface ReadStreamLike extends AsyncIterable<Uint8Array | string> {
+  path: string | { toString(): string };
+}
+
+/**
+ * Anything a file field accepts: `Blob`/`File`, `Uint8Array` (Node `Buffer` included),
+ * `ArrayBuffer`, a fetch `Response`, or a Node `fs.ReadStream`.
+ */
+export type Uploadable = Blob | Uint8Array | ArrayBuffer | Response | ReadStreamLike;
+
+/** Options for {@link toFile}. */
+export interface ToFileOptions {
+  /** MIME type, e.g. `image/png`. @default guessed from the first bytes, else '' */
+  type?: string;
+}
+
+/** The implementation of the public `toFile` (core/to-file.ts), loaded on first use. */
+export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options: ToFileOptions = {}): Promise<File> {
+  const value = await data;
+  if (typeof File !== 'undefined' && value instanceof File && name === undefined && options.type === undefined) return value;
+  const { bytes, fallbackName, type } = await readUploadable(value, 'file');
+  const head = bytes instanceof Blob ? new Uint8Array(await bytes.slice(0, 16).arrayBuffer()) : bytes.subarray(0, 16);
+  const sniffed = sniff(head);
+  const finalType = options.type ?? (type || sniffed?.type || '');
+  const finalName = name ?? fallbackName ?? `upload${sniffed ? `.${sniffed.ext}` : ''}`;
+  return new File([bytes as BlobPart], finalName, { type: finalType });
+}
+
+async function readUploadable(value: Uploadable, field: string): Promise<{ bytes: Blob | Uint8Array; fallbackName?: string; type?: string }> {
+  if (value instanceof Blob) return { bytes: value, fallbackName: (value as Partial<File>).name || undefined, type: value.type };
+  if (value instanceof Uint8Array) return { bytes: value };
+  if (value instanceof ArrayBuffer) return { bytes: new Uint8Array(value) };
+  if (typeof Response !== 'undefined' && value instanceof Response) {
+    const blob = await value.blob();
+    const last = value.url ? new URL(value.url).pathname.split('/').pop() : undefined;
+    return { bytes: blob, fallbackName: last || undefined, type: blob.type };
+  }
+  if (isReadStreamLike(value)) {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of value) chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
+    const name = String(value.path).split(/[\\/]/).pop();
+    return { bytes: new Blob(chunks as BlobPart[]) as Blob, fallbackName: name || undefined };
+  }
+  throw new ValidationError(field, 'must be a Blob, File, Uint8Array, Buffer, ArrayBuffer, Response or fs.ReadStream');
+}
+
+export function isReadStreamLike(value: unknown): value is ReadStreamLike {
+  return typeof value === 'object' && value !== null && 'path' in value && Symbol.asyncIterator in value;
+}
+
+/** Magic numbers of the formats the gateway's image and audio endpoints take. */
+const signatures: Array<{ bytes: number[]; offset?: number; type: string; ext: string }> = [
+  { bytes: [0x89, 0x50, 0x4e, 0x47], type: 'image/png', ext: 'png' },
+  { bytes: [0xff, 0xd8, 0xff], type: 'image/jpeg', ext: 'jpg' },
+  { bytes: [0x57, 0x45, 0x42, 0x50], offset: 8, type: 'image/webp', ext: 'webp' },
+  { bytes: [0x57, 0x41, 0x56, 0x45], offset: 8, type: 'audio/wav', ext: 'wav' },
+  { bytes: [0x49, 0x44, 0x33], type: 'audio/mpeg', ext: 'mp3' },
+  { bytes: [0x4f, 0x67, 0x67, 0x53], type: 'audio/ogg', ext: 'ogg' },
+  { bytes: [0x66, 0x4c, 0x61, 0x43], type: 'audio/flac', ext: 'flac' },
+  { bytes: [0x1a, 0x45, 0xdf, 0xa3], type: 'audio/webm', ext: 'webm' },
+];
+
+function sniff(head: Uint8Array): { type: string; ext: string } | undefined {
+  return signatures.find((s) => s.bytes.every((b, i) => head[(s.offset ?? 0) + i] === b));
+}

@@ -1,0 +1,33 @@
+import * as z from 'zod/mini';
+import { validate } from '../core/validation.js';
+import { intAtLeast, model, range, text } from './shared.schema.js';
+
+const prompt = z.union(
+  [
+    text(),
+    z.array(z.union([text(), z.number(), z.array(z.number())])).check(z.minLength(1, { error: 'must not be empty' })),
+  ],
+  { error: 'must be a string, an array of strings, or token arrays' },
+);
+
+/** Parameters of POST /completions; vendor extras pass through. */
+const completionParams = z.looseObject(
+  {
+    model: model('gpt-3.5-turbo-instruct'),
+    prompt,
+    max_tokens: intAtLeast(0),
+    temperature: range(0, 2),
+    top_p: range(0, 1),
+    n: intAtLeast(1),
+    presence_penalty: range(-2, 2),
+    frequency_penalty: range(-2, 2),
+    logprobs: range(0, 5),
+    best_of: intAtLeast(1),
+  },
+  { error: 'must be an object' },
+);
+
+/** Throws a ValidationError for the first rule `params` breaks. */
+export function check(params: unknown): void {
+  validate(completionParams, params);
+}

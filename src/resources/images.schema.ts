@@ -1,0 +1,53 @@
+import * as z from 'zod/mini';
+import { ValidationError } from '../core/errors.js';
+import { validate } from '../core/validation.js';
+import { imageSizesByModel } from './image-sizes.js';
+import { intAtLeast, model, nonEmpty, oneOf } from './shared.schema.js';
+
+const sizeRule = 'must be <width>x<height>, e.g. 1024x1024';
+const size = z.optional(z.nullable(z.string({ error: sizeRule }).check(z.refine((v) => /^\d+x\d+$/.test(v), { error: sizeRule }))));
+
+const generateParams = z.looseObject(
+  {
+    model: model('dall-e-3'),
+    prompt: nonEmpty('is required: a description of the image'),
+    n: intAtLeast(1),
+    size,
+    quality: oneOf(['standard', 'hd']),
+    response_format: oneOf(['url', 'b64_json']),
+    style: oneOf(['vivid', 'natural']),
+  },
+  { error: 'must be an object' },
+);
+
+const editParams = z.looseObject(
+  {
+    model: model('dall-e-2'),
+    prompt: nonEmpty('is required: what to change'),
+    n: intAtLeast(1),
+    size,
+    response_format: oneOf(['url', 'b64_json']),
+  },
+  { error: 'must be an object' },
+);
+
+/** The size must be one the model supports, for the models the gateway documents. */
+function checkSize(params: { model?: unknown; size?: unknown }): void {
+  const allowed = typeof params.model === 'string' ? imageSizesByModel[params.model] : undefined;
+  if (allowed && typeof params.size === 'string' && !allowed.includes(params.size as never)) {
+    throw new ValidationError('size', `must be one of ${allowed.join(', ')} for ${params.model}`);
+  }
+}
+
+/** Throws a ValidationError for the first rule generation `params` break. */
+export function checkGenerate(params: unknown): void {
+  validate(generateParams, params);
+  checkSize(params as { model?: unknown; size?: unknown });
+}
+
+/** Throws a ValidationError for the first rule edit `params` break (files are checked as they are read). */
+export function checkEdit(params: unknown): void {
+  validate(editParams, params);
+  if ((params as { image?: unknown }).image === undefined) throw new ValidationError('image', 'is required: the image to edit');
+  checkSize(params as { model?: unknown; size?: unknown });
+}
