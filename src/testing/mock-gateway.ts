@@ -1,5 +1,10 @@
 import { CATALOG_CREATED, defaultModels, type MockModel } from './catalog.js';
 import { chatChunks, chatCompletion, checkChatParams } from './chat.js';
+import { isObject, type MockContext } from './context.js';
+import { editImages, generateImages, mockFile, transcribe } from './media.js';
+import { responses } from './responses.js';
+import { completions, embeddings } from './text.js';
+import { createVideoStore } from './videos.js';
 import { takeFault, type MockFault, type QueuedFault } from './faults.js';
 import { serve, type ServeOptions, type Served } from './node-server.js';
 
@@ -15,6 +20,12 @@ export interface MockGatewayOptions {
   frameDelayMs?: number;
   /** Upper bound on how long a `stall` or `delay` fault holds a request open, in ms. @default 30_000 */
   stallTimeoutMs?: number;
+  /**
+   * The time scale of video tasks, in ms: a task is `pending` for one step, then
+   * `processing` for one step per 5 s of video, then `completed` (or `failed` when its
+   * prompt asks to fail). @default 1_000
+   */
+  videoStepMs?: number;
 }
 
 /** One request the mock received. The Authorization header is reduced to whether it matched. */
@@ -54,8 +65,6 @@ export interface MockGateway {
   reset(): void;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const CORS: Record<string, string> = {
   'access-control-allow-origin': '*',
@@ -89,16 +98,27 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   async function handle(request: Request): Promise<Response> {
     const id = ++counter;
     const url = new URL(request.url);
-    const path = url.pathname.replace(/^.*?\/v1\//, '').replace(/\/+$/, '');
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
+    if (request.method === 'GET' && url.pathname.startsWith('/mock-files/')) return mockFile(url.pathname);
+    const path = url.pathname.replace(/^.*?\/v1\//, '').replace(/\/+$/, '');
 
-    const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+    const isForm = (request.headers.get('content-type') ?? '').startsWith('multipart/form-data');
     let body: unknown;
+    let form: FormData | undefined;
     let malformed = false;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      malformed = true;
+    if (isForm) {
+      form = await request.formData().catch(() => {
+        malformed = true;
+        return undefined;
+      });
+      body = form && describeForm(form);
+    } else {
+      const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        malformed = true;
+      }
     }
     const authorized = request.headers.get('authorization') === `Bearer ${apiKey}`;
     const headers: Record<string, string> = {};
@@ -108,42 +128,58 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     requests.push({ method: request.method, path, headers, body, authorized });
 
     const fault = takeFault(queue, path);
-    const reply = (status: number, payload: unknown, extra: Record<string, string> = {}) => json(status, payload, id, extra);
+    const reply = (status: number, payload: unknown) => json(status, payload, id);
     if (fault) {
       const early = await applyFault(fault, request, id, stallTimeoutMs);
       if (early) return early;
     }
-
     if (!authorized) return reply(401, errorBody('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
-    if (malformed) return reply(400, errorBody('We could not parse the JSON body of your request.', 'invalid_request_error', 'invalid_request_error'));
+    if (malformed) return reply(400, errorBody('We could not parse the body of your request.', 'invalid_request_error', 'invalid_request_error'));
 
-    const find = (modelId: unknown) => models.find((m) => m.id === modelId);
-    const modelMissing = (modelId: unknown) =>
-      reply(404, errorBody(`The model '${String(modelId)}' does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found', 'model'));
+    const model = (modelId: unknown) => models.find((m) => m.id === modelId);
+    const invalid = (message: string, param: string | null) => reply(400, errorBody(message, 'invalid_request_error', 'invalid_request_error', param));
+    const ctx: MockContext = {
+      id,
+      body: isObject(body) && !form ? body : {},
+      form,
+      origin: url.origin,
+      now: Date.now(),
+      reply,
+      invalid,
+      model,
+      checkModel(modelId, kind, what) {
+        if (typeof modelId !== 'string' || !modelId) return invalid('you must provide a model parameter', 'model');
+        const found = model(modelId);
+        if (!found) return reply(404, modelNotFound(modelId));
+        return found.kind === kind ? undefined : invalid(`The model '${modelId}' does not support ${what}.`, 'model');
+      },
+      sse: (frames, sseOptions = {}) => sse(frames, sseOptions.done ?? true, fault, request.signal, id, options.frameDelayMs ?? 0, stallTimeoutMs),
+    };
 
-    if (request.method === 'GET' && path === 'models') {
-      return reply(200, { object: 'list', data: models.map((m) => modelObject(m)) });
-    }
-    if (request.method === 'GET' && path.startsWith('models/')) {
+    const route = `${request.method} ${path}`;
+    if (route === 'GET models') return reply(200, { object: 'list', data: models.map((m) => modelObject(m)) });
+    if (route.startsWith('GET models/')) {
       const modelId = decodeURIComponent(path.slice('models/'.length));
-      const model = find(modelId);
-      return model ? reply(200, modelObject(model)) : modelMissing(modelId);
+      const found = model(modelId);
+      return found ? reply(200, modelObject(found)) : reply(404, modelNotFound(modelId));
     }
-    if (request.method === 'POST' && path === 'chat/completions') {
-      const params = isObject(body) ? body : {};
-      const problem = checkChatParams(params);
-      if (problem) return reply(400, errorBody(problem.message, 'invalid_request_error', 'invalid_request_error', problem.param));
-      const model = find(params.model);
-      if (!model) return modelMissing(params.model);
-      if (model.kind !== 'chat') return reply(400, errorBody(`The model '${model.id}' does not support chat completions.`, 'invalid_request_error', 'invalid_request_error', 'model'));
-      const created = Math.floor(Date.now() / 1000);
-      if (params.stream === true) {
-        return sse(chatChunks(params, id, created), fault, request.signal, id, options.frameDelayMs ?? 0, stallTimeoutMs);
-      }
-      return reply(200, chatCompletion(params, id, created));
-    }
+    if (route.startsWith('GET videos/generations/')) return videos.retrieve(ctx, decodeURIComponent(path.slice('videos/generations/'.length)));
+    const handler = routes[route];
+    if (handler) return handler(ctx);
     return reply(404, errorBody(`Unknown request URL: ${request.method} /v1/${path}.`, 'invalid_request_error', 'unknown_url'));
   }
+
+  const videos = createVideoStore(options.videoStepMs ?? 1_000);
+  const routes: Record<string, (ctx: MockContext) => Response> = {
+    'POST chat/completions': chat,
+    'POST completions': completions,
+    'POST embeddings': embeddings,
+    'POST images/generations': generateImages,
+    'POST images/edits': editImages,
+    'POST audio/transcriptions': transcribe,
+    'POST responses': responses,
+    'POST videos/generations': (ctx) => videos.create(ctx),
+  };
 
   const fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => handle(new Request(input, init));
 
@@ -163,9 +199,32 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   };
 }
 
+/** POST /chat/completions */
+function chat(ctx: MockContext): Response {
+  const problem = checkChatParams(ctx.body);
+  if (problem) return ctx.invalid(problem.message, problem.param);
+  const bad = ctx.checkModel(ctx.body.model, 'chat', 'chat completions');
+  if (bad) return bad;
+  const created = Math.floor(ctx.now / 1000);
+  if (ctx.body.stream === true) return ctx.sse(chatChunks(ctx.body, ctx.id, created).map((data) => ({ data })));
+  return ctx.reply(200, chatCompletion(ctx.body, ctx.id, created));
+}
+
+/** A multipart form as it is logged: text fields as given, files as { name, type, size }. */
+function describeForm(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  form.forEach((value, key) => {
+    out[key] = typeof value === 'string' ? value : { name: (value as File).name, type: value.type, size: value.size };
+  });
+  return out;
+}
+
 function modelObject(m: MockModel) {
   return { id: m.id, object: 'model', created: CATALOG_CREATED, owned_by: m.owned_by };
 }
+
+const modelNotFound = (modelId: string) =>
+  errorBody(`The model '${modelId}' does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found', 'model');
 
 /** The OpenAI-compatible error body the gateway sends. */
 export function errorBody(message: string, type: string, code: string | null, param: string | null = null) {
@@ -229,11 +288,19 @@ async function applyFault(fault: MockFault, request: Request, id: number, stallT
   }
 }
 
-/** An SSE body of `data: <json>` frames ending with `data: [DONE]`, shaped by a stream fault. */
-function sse(chunks: unknown[], fault: MockFault | undefined, signal: AbortSignal, id: number, frameDelayMs: number, stallTimeoutMs: number): Response {
+/** An SSE body of `data: <json>` frames (ending with `data: [DONE]` when `done`), shaped by a stream fault. */
+function sse(
+  chunks: Array<{ event?: string; data: unknown }>,
+  done: boolean,
+  fault: MockFault | undefined,
+  signal: AbortSignal,
+  id: number,
+  frameDelayMs: number,
+  stallTimeoutMs: number,
+): Response {
   const encoder = new TextEncoder();
-  const frames = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`);
-  if (fault?.type !== 'no_done') frames.push('data: [DONE]\n\n');
+  const frames = chunks.map((c) => `${c.event ? `event: ${c.event}\n` : ''}data: ${JSON.stringify(c.data)}\n\n`);
+  if (done && fault?.type !== 'no_done') frames.push('data: [DONE]\n\n');
   const delay = fault?.type === 'slow_stream' ? fault.frameDelayMs : frameDelayMs;
   let sent = 0;
   let stop: (() => void) | undefined;

@@ -61,7 +61,7 @@ async function respond(handler: Handler, host: string, req: IncomingMessage, res
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(`http://${host}${req.url ?? '/'}`, {
+    const request = new Request(`http://${req.headers.host ?? host}${req.url ?? '/'}`, {
       method: req.method ?? 'GET',
       headers,
       body: hasBody ? Buffer.concat(chunks) : undefined,

@@ -1,0 +1,106 @@
+import { outOfRange, type MockContext } from './context.js';
+
+/** A 1×1 PNG: what the mock's images contain. */
+export const PIXEL_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+/** The sizes the gateway documents per image model; the mock enforces them as the gateway does. */
+const SIZES: Record<string, string[]> = {
+  'dall-e-3': ['1024x1024', '1792x1024', '1024x1792'],
+  'dall-e-2': ['256x256', '512x512', '1024x1024'],
+  'gpt-image-1': ['1024x1024', '1536x1024', '1024x1536'],
+};
+
+function checkImageParams(ctx: MockContext, fields: Record<string, unknown>): Response | undefined {
+  const size = fields.size;
+  const allowed = SIZES[String(fields.model)];
+  if (size !== undefined && (typeof size !== 'string' || (allowed && !allowed.includes(size)))) {
+    return ctx.invalid(`size must be one of ${allowed?.join(', ') ?? '<w>x<h>'}`, 'size');
+  }
+  if (fields.quality !== undefined && fields.quality !== 'standard' && fields.quality !== 'hd') return ctx.invalid("quality must be 'standard' or 'hd'", 'quality');
+  if (fields.response_format !== undefined && fields.response_format !== 'url' && fields.response_format !== 'b64_json') {
+    return ctx.invalid("response_format must be 'url' or 'b64_json'", 'response_format');
+  }
+  const n = outOfRange(fields, 'n', 1, 10, true);
+  return n ? ctx.invalid(n, 'n') : undefined;
+}
+
+function images(ctx: MockContext, fields: Record<string, unknown>, prompt: string): Response {
+  const n = typeof fields.n === 'number' ? fields.n : 1;
+  const data = Array.from({ length: n }, (_, i) =>
+    fields.response_format === 'b64_json'
+      ? { b64_json: PIXEL_PNG_BASE64, revised_prompt: prompt }
+      : { url: `${ctx.origin}/mock-files/image-${ctx.id}-${i}.png`, revised_prompt: prompt },
+  );
+  return ctx.reply(200, { created: Math.floor(ctx.now / 1000), data });
+}
+
+/** POST /images/generations */
+export function generateImages(ctx: MockContext): Response {
+  const { body } = ctx;
+  const bad = ctx.checkModel(body.model, 'image', 'image generation');
+  if (bad) return bad;
+  if (typeof body.prompt !== 'string' || !body.prompt) return ctx.invalid('prompt is required', 'prompt');
+  return checkImageParams(ctx, body) ?? images(ctx, body, body.prompt);
+}
+
+/** Multipart fields as plain values; numbers where the field is numeric. */
+function formFields(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  form.forEach((value, key) => {
+    out[key] = typeof value === 'string' && key === 'n' ? Number(value) : typeof value === 'string' && key === 'temperature' ? Number(value) : value;
+  });
+  return out;
+}
+
+/** POST /images/edits (multipart/form-data) */
+export function editImages(ctx: MockContext): Response {
+  if (!ctx.form) return ctx.invalid('images/edits takes multipart/form-data', null);
+  const fields = formFields(ctx.form);
+  const bad = ctx.checkModel(fields.model, 'image', 'image edits');
+  if (bad) return bad;
+  if (!(fields.image instanceof Blob) || fields.image.size === 0) return ctx.invalid('image is required: a non-empty file', 'image');
+  if (fields.mask !== undefined && !(fields.mask instanceof Blob)) return ctx.invalid('mask must be a file', 'mask');
+  if (typeof fields.prompt !== 'string' || !fields.prompt) return ctx.invalid('prompt is required', 'prompt');
+  return checkImageParams(ctx, fields) ?? images(ctx, fields, fields.prompt);
+}
+
+/** POST /audio/transcriptions (multipart/form-data) */
+export function transcribe(ctx: MockContext): Response {
+  if (!ctx.form) return ctx.invalid('audio/transcriptions takes multipart/form-data', null);
+  const fields = formFields(ctx.form);
+  const bad = ctx.checkModel(fields.model, 'audio', 'transcriptions');
+  if (bad) return bad;
+  const file = fields.file;
+  if (!(file instanceof Blob) || file.size === 0) return ctx.invalid('file is required: a non-empty audio file', 'file');
+  const range = outOfRange(fields, 'temperature', 0, 1);
+  if (range) return ctx.invalid(range, 'temperature');
+  const name = (file as File).name || 'audio';
+  const text = `Mock transcript of ${name} (${file.size} bytes${fields.language ? `, ${String(fields.language)}` : ''}).`;
+  const format = fields.response_format ?? 'json';
+  const plain = (type: string, content: string) => new Response(content, { status: 200, headers: { 'content-type': type, 'x-request-id': `req_mock_${ctx.id}` } });
+  switch (format) {
+    case 'json':
+      return ctx.reply(200, { text });
+    case 'verbose_json':
+      return ctx.reply(200, { text, language: String(fields.language ?? 'en'), duration: 1.5, segments: [{ id: 0, start: 0, end: 1.5, text }] });
+    case 'text':
+      return plain('text/plain', text);
+    case 'srt':
+      return plain('application/x-subrip', `1\n00:00:00,000 --> 00:00:01,500\n${text}\n`);
+    case 'vtt':
+      return plain('text/vtt', `WEBVTT\n\n00:00:00.000 --> 00:00:01.500\n${text}\n`);
+    default:
+      return ctx.invalid("response_format must be 'json', 'text', 'srt', 'verbose_json' or 'vtt'", 'response_format');
+  }
+}
+
+/** GET /mock-files/…: the files the mock's URLs point at (a 1×1 PNG, a few bytes of "video"). */
+export function mockFile(path: string): Response {
+  if (path.endsWith('.png')) {
+    const bytes = Uint8Array.from(atob(PIXEL_PNG_BASE64), (c) => c.charCodeAt(0));
+    return new Response(bytes, { headers: { 'content-type': 'image/png' } });
+  }
+  if (path.endsWith('.mp4')) return new Response(new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112]), { headers: { 'content-type': 'video/mp4' } });
+  return new Response('not found', { status: 404 });
+}
+
