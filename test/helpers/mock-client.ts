@@ -1,0 +1,12 @@
+import { Gateway, type GatewayOptions } from '../../src/index.js';
+import { createMockGateway, type MockGatewayOptions } from '../../src/testing/index.js';
+
+/** A mock gateway and a client talking to it through mock.fetch (no sockets). */
+export function mockClient(mockOptions: MockGatewayOptions = {}, clientOptions: GatewayOptions = {}) {
+  const mock = createMockGateway({ apiKey: 'test-key', ...mockOptions });
+  const client = new Gateway({ apiKey: 'test-key', baseURL: 'http://mock.local/v1', fetch: mock.fetch, ...clientOptions });
+  return { mock, client };
+}
+
+/** A 1×1 PNG. */
+export const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));

@@ -1,0 +1,218 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  APITimeoutError,
+  APIUserAbortError,
+  Gateway,
+  NotFoundError,
+  ValidationError,
+  VideoTaskFailedError,
+  VideoTaskNotFoundError,
+  type VideoCreateParams,
+  type VideoTask,
+} from '../../src/index.js';
+import { createMockGateway } from '../../src/testing/index.js';
+import { mockClient } from '../helpers/mock-client.js';
+
+const params: VideoCreateParams = { model: 'vendor_video2', prompt: 'a paper boat on a river', duration: 5 };
+const polls = (mock: ReturnType<typeof mockClient>['mock']) => mock.requests.filter((r) => r.method === 'GET').length;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('videos.create and retrieve', () => {
+  it('submits with async: true by default and returns a pending task', async () => {
+    const { client, mock } = mockClient();
+    const task = await client.videos.create(params);
+    expect(task).toMatchObject({ status: 'pending', id: expect.stringMatching(/^video_mock_/) });
+    expect(typeof task.created_at).toBe('number');
+    expect(mock.requests[0]?.body).toEqual({ ...params, async: true });
+    await client.videos.create({ ...params, async: false });
+    expect(mock.requests[1]?.body).toMatchObject({ async: false });
+  });
+
+  it('moves pending -> processing -> completed with a video_url', async () => {
+    vi.useFakeTimers();
+    const { client } = mockClient({ videoStepMs: 1_000 });
+    const task = await client.videos.create({ ...params, model: 'vendor_video2-landscape' });
+    expect((await client.videos.retrieve(task.id)).status).toBe('pending');
+    vi.advanceTimersByTime(1_500);
+    expect((await client.videos.retrieve(task.id)).status).toBe('processing');
+    vi.advanceTimersByTime(1_000);
+    const done = await client.videos.retrieve(task.id);
+    expect(done).toMatchObject({ status: 'completed', video_url: expect.stringMatching(/\.mp4$/) });
+  });
+
+  it('explains a 404 for a task older than 24 hours', async () => {
+    vi.useFakeTimers();
+    const { client } = mockClient();
+    const task = await client.videos.create(params);
+    vi.advanceTimersByTime(24 * 60 * 60 * 1000 + 1_000);
+    const err = await client.videos.retrieve(task.id).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VideoTaskNotFoundError);
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect(err).toMatchObject({ status: 404, expired: true, taskId: task.id });
+    expect((err as Error).message).toMatch(/expired: task ids can be queried for 24 hours/);
+  });
+
+  it('explains a 404 for an unknown task id', async () => {
+    const { client } = mockClient();
+    const err = await client.videos.retrieve('video_unknown').catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'VideoTaskNotFoundError', expired: false });
+    expect((err as Error).message).toMatch(/24 hours/);
+  });
+
+  it.each([
+    ['a model without _video2', { ...params, model: 'vendor_video' }, 'model'],
+    ['duration 7', { ...params, duration: 7 }, 'duration'],
+    ['duration "5"', { ...params, duration: '5' }, 'duration'],
+    ['an empty prompt', { ...params, prompt: ' ' }, 'prompt'],
+  ])('rejects %s before sending', async (_, body, field) => {
+    const { client, mock } = mockClient();
+    await expect(client.videos.create(body as VideoCreateParams)).rejects.toMatchObject({ name: 'ValidationError', field });
+    await expect(client.videos.generateAndWait(body as VideoCreateParams)).rejects.toMatchObject({ name: 'ValidationError', field });
+    expect(mock.requests).toHaveLength(0);
+  });
+});
+
+describe('videos.generateAndWait', () => {
+  it('resolves with the completed task, reporting progress', async () => {
+    const { client } = mockClient({ videoStepMs: 10 });
+    const seen: string[] = [];
+    const done = await client.videos.generateAndWait(params, { pollIntervalMs: 5, onProgress: (t) => seen.push(t.status) });
+    expect(done.status).toBe('completed');
+    expect(done.video_url).toBeDefined();
+    expect(seen[0]).toBe('pending');
+    expect(seen).toContain('processing');
+    expect(seen.at(-1)).toBe('completed');
+  });
+
+  it('rejects with VideoTaskFailedError carrying the task and the server error', async () => {
+    const { client } = mockClient({ videoStepMs: 5 });
+    const err = await client.videos.generateAndWait({ ...params, prompt: 'please fail' }, { pollIntervalMs: 5 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VideoTaskFailedError);
+    expect(err).toMatchObject({ error: 'Generation failed: the prompt asked the mock to fail.', task: { status: 'failed' } });
+  });
+
+  it('rejects with APITimeoutError past timeoutMs', async () => {
+    const { client } = mockClient({ videoStepMs: 60_000 });
+    const err = await client.videos.generateAndWait(params, { pollIntervalMs: 10, timeoutMs: 80 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect((err as Error).message).toMatch(/did not finish within 80 ms \(last status: pending\)/);
+  });
+
+  it('rejects with APIUserAbortError when aborted while polling, and stops polling', async () => {
+    const { client, mock } = mockClient({ videoStepMs: 60_000 });
+    const controller = new AbortController();
+    const err = await client.videos
+      .generateAndWait(params, {
+        signal: controller.signal,
+        pollIntervalMs: 10,
+        onProgress: () => {
+          if (polls(mock) === 2) controller.abort();
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIUserAbortError);
+    const count = polls(mock);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(polls(mock)).toBe(count);
+  });
+
+  it('keeps polling the same task after a failed poll', async () => {
+    const { client, mock } = mockClient({ videoStepMs: 10 }, { maxRetries: 0 });
+    let injected = false;
+    const done = await client.videos.generateAndWait(params, {
+      pollIntervalMs: 5,
+      onProgress: () => {
+        if (!injected) mock.inject({ type: 'unavailable', times: 2 });
+        injected = true;
+      },
+    });
+    expect(done.status).toBe('completed');
+    const ids = new Set(mock.requests.filter((r) => r.method === 'GET').map((r) => r.path));
+    expect(ids.size).toBe(1);
+  });
+
+  it('treats an unknown status word as still running', async () => {
+    const statuses = ['queued', 'rendering', 'completed'];
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const task = { id: 't1', created_at: 1, status: request.method === 'POST' ? 'pending' : statuses.shift(), video_url: 'https://x/v.mp4' };
+      return Response.json(task);
+    };
+    const client = new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch });
+    const seen: string[] = [];
+    const done = await client.videos.generateAndWait(params, { pollIntervalMs: 1, onProgress: (t: VideoTask) => seen.push(t.status) });
+    expect(seen).toEqual(['pending', 'queued', 'rendering', 'completed']);
+    expect(done.video_url).toBe('https://x/v.mp4');
+  });
+
+  it('polls the base URL that created the task, even when the main base is healthy again', async () => {
+    const main = createMockGateway({ apiKey: 'k', videoStepMs: 5, faults: [{ type: 'disconnect' }] });
+    const backup = createMockGateway({ apiKey: 'k', videoStepMs: 5 });
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      return new URL(request.url).host === 'main.test' ? main.fetch(request) : backup.fetch(request);
+    };
+    const client = new Gateway({ apiKey: 'k', baseURL: 'http://main.test/v1', backupBaseURL: 'http://backup.test/v1', failoverCooldown: 0, fetch });
+    const done = await client.videos.generateAndWait(params, { pollIntervalMs: 5 });
+    expect(done.status).toBe('completed');
+    expect(main.requests.map((r) => r.method)).toEqual(['POST']);
+    expect(backup.requests.filter((r) => r.method === 'GET').length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [5, 5_000, 10_000],
+    [10, 5_000, 10_000],
+    [15, 15_000, 30_000],
+    [20, 15_000, 30_000],
+  ] as const)('polls a %i s video every %i to %i ms by default', async (duration, min, max) => {
+    vi.useFakeTimers();
+    for (const [random, wait] of [
+      [0, min],
+      [1, max],
+    ] as const) {
+      vi.spyOn(Math, 'random').mockReturnValue(random);
+      const { client, mock } = mockClient({ videoStepMs: 1_000_000 });
+      const controller = new AbortController();
+      const done = client.videos.generateAndWait({ ...params, duration }, { signal: controller.signal }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(wait - 1);
+      expect(polls(mock)).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(polls(mock)).toBe(1);
+      await vi.advanceTimersByTimeAsync(wait);
+      expect(polls(mock)).toBe(2);
+      controller.abort();
+      expect(await done).toBeInstanceOf(APIUserAbortError);
+    }
+  });
+
+  it('uses an explicit pollIntervalMs as given', async () => {
+    vi.useFakeTimers();
+    const { client, mock } = mockClient({ videoStepMs: 1_000_000 });
+    const controller = new AbortController();
+    const done = client.videos.generateAndWait({ ...params, duration: 20 }, { pollIntervalMs: 1_234, signal: controller.signal }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1_233);
+    expect(polls(mock)).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(polls(mock)).toBe(1);
+    controller.abort();
+    await done;
+  });
+
+  it('rejects bad wait options before sending', async () => {
+    const { client, mock } = mockClient();
+    await expect(client.videos.generateAndWait(params, { pollIntervalMs: -1 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.videos.generateAndWait(params, { timeoutMs: 0 })).rejects.toBeInstanceOf(ValidationError);
+    expect(mock.requests).toHaveLength(0);
+  });
+});
+
+describe('videos.estimateCost', () => {
+  it('prices each duration as documented', () => {
+    const { client } = mockClient();
+    expect([5, 10, 15, 20].map((d) => client.videos.estimateCost(d as 5))).toEqual([0.08, 0.15, 0.3, 0.5]);
+    expect(() => client.videos.estimateCost(30 as 5)).toThrow(ValidationError);
+  });
+});
