@@ -30,3 +30,23 @@ void client.chat.completions.create({ model: 'm', messages: [{ role: 'tool', con
 // Vendor extras pass when spread from a variable.
 const extras = { top_k: 40 };
 void client.chat.completions.create({ model: 'm', messages, ...extras });
+
+// Other endpoints: overloads follow the parameters.
+import type { Completion, CreateEmbeddingResponse, Response as GatewayResponse, ResponseStream, Stream, Transcription, TranscriptionVerbose, VideoTask } from '../../src/index.js';
+expectTypeOf(client.completions.create({ model: 'm', prompt: 'p' })).toEqualTypeOf<Promise<Completion>>();
+expectTypeOf(client.completions.create({ model: 'm', prompt: 'p', stream: true })).toEqualTypeOf<Promise<Stream<Completion>>>();
+expectTypeOf(client.embeddings.create({ model: 'm', input: 'x' })).toEqualTypeOf<Promise<CreateEmbeddingResponse>>();
+expectTypeOf(client.embeddings.create({ model: 'm', input: 'x', encoding_format: 'base64' })).toEqualTypeOf<Promise<CreateEmbeddingResponse<string>>>();
+declare const audio: Blob;
+expectTypeOf(client.audio.transcriptions.create({ model: 'm', file: audio })).toEqualTypeOf<Promise<Transcription>>();
+expectTypeOf(client.audio.transcriptions.create({ model: 'm', file: audio, response_format: 'srt' })).toEqualTypeOf<Promise<string>>();
+expectTypeOf(client.audio.transcriptions.create({ model: 'm', file: audio, response_format: 'verbose_json' })).toEqualTypeOf<Promise<TranscriptionVerbose>>();
+expectTypeOf(client.responses.create({ model: 'm', input: 'x' })).toEqualTypeOf<Promise<GatewayResponse>>();
+expectTypeOf(client.responses.create({ model: 'm', input: 'x', stream: true })).toEqualTypeOf<Promise<ResponseStream>>();
+expectTypeOf(client.videos.generateAndWait({ model: 'acme_video2', prompt: 'x', duration: 5 })).toEqualTypeOf<Promise<VideoTask>>();
+// @ts-expect-error duration must be 5, 10, 15 or 20
+void client.videos.create({ model: 'acme_video2', prompt: 'x', duration: 7 });
+// @ts-expect-error the model must be <vendor>_video2 or <vendor>_video2-landscape
+void client.videos.create({ model: 'acme_video3', prompt: 'x', duration: 5 });
+// @ts-expect-error image sizes are <w>x<h>
+void client.images.generate({ model: 'dall-e-3', prompt: 'x', size: 'large' });
