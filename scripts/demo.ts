@@ -9,7 +9,25 @@ import { createMockGateway } from 'unified-gateway/testing';
 const EXAMPLE_TIMEOUT_MS = 60_000;
 const dir = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', 'examples');
 // Simple first, then streams, tools, errors and resilience.
-const order = ['chat', 'chat-stream', 'chat-stream-final', 'chat-tools', 'chat-vision', 'models', 'errors', 'abort', 'retries-and-failover', 'mock-gateway'];
+const order = [
+  'chat',
+  'chat-stream',
+  'chat-stream-final',
+  'chat-tools',
+  'chat-vision',
+  'models',
+  'completions',
+  'embeddings',
+  'images-generate',
+  'images-edit',
+  'audio-transcription',
+  'responses',
+  'videos-progress',
+  'errors',
+  'abort',
+  'retries-and-failover',
+  'mock-gateway',
+];
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.ts'))
   .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
@@ -25,9 +43,11 @@ let stop = async () => undefined as void;
 if (real) {
   console.log(`demo: against ${process.env.GATEWAY_BASE_URL} (GATEWAY_API_KEY is set)\n`);
 } else {
-  const served = await createMockGateway({ apiKey: 'demo-key' }).listen();
+  // Video tasks advance every 100 ms so the video example finishes in well under a second.
+  const served = await createMockGateway({ apiKey: 'demo-key', videoStepMs: 100 }).listen();
   env.GATEWAY_API_KEY = 'demo-key';
   env.GATEWAY_BASE_URL = served.url;
+  env.GATEWAY_DEMO_MOCK = '1';
   delete env.GATEWAY_BACKUP_BASE_URL;
   stop = served.close;
   console.log(`demo: against the bundled mock gateway at ${served.url} (set GATEWAY_API_KEY and GATEWAY_BASE_URL to use the real service)\n`);

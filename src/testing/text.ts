@@ -51,20 +51,26 @@ export function embeddings(ctx: MockContext): Response {
   return ctx.reply(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
 }
 
-/** A unit-length vector seeded by the text (xorshift), so equal texts get equal vectors. */
+/**
+ * A unit-length bag-of-words vector: each word adds its own pseudo-random vector (seeded by
+ * the word), so equal texts get equal vectors and texts sharing words come out similar.
+ */
 function vectorFor(text: string, size: number): Float32Array {
-  let seed = 2166136261;
-  for (let i = 0; i < text.length; i++) seed = Math.imul(seed ^ text.charCodeAt(i), 16777619) >>> 0;
   const v = new Float32Array(size);
-  let norm = 0;
-  for (let i = 0; i < size; i++) {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    seed >>>= 0;
-    v[i] = seed / 4294967296 - 0.5;
-    norm += (v[i] as number) ** 2;
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [text];
+  for (const word of words) {
+    let seed = 2166136261;
+    for (let i = 0; i < word.length; i++) seed = Math.imul(seed ^ word.charCodeAt(i), 16777619) >>> 0;
+    for (let i = 0; i < size; i++) {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      seed >>>= 0;
+      v[i] = (v[i] as number) + (seed / 4294967296 - 0.5);
+    }
   }
+  let norm = 0;
+  for (const x of v) norm += x * x;
   const scale = 1 / Math.sqrt(norm || 1);
   for (let i = 0; i < size; i++) v[i] = (v[i] as number) * scale;
   return v;
