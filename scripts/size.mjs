@@ -32,20 +32,28 @@ const files = new Map(result.outputFiles.map((f) => [f.path.slice(root.length), 
 const gz = (path) => gzipSync(files.get(path), { level: 9 }).length;
 const entry = Object.keys(outputs).find((p) => outputs[p].entryPoint?.endsWith('scripts/size/chat-app.js'));
 
-// The chunks a (non-streaming) chat call loads: static imports always; of the dynamic
-// imports, only the one chat.completions.create makes for its schema.
-const CHAT_SCHEMA = 'src/resources/chat/completions.schema.ts';
-const loaded = new Set();
-const visit = (path) => {
-  if (loaded.has(path)) return;
-  loaded.add(path);
-  for (const imp of outputs[path].imports) {
-    if (imp.external) continue;
-    const intoChat = CHAT_SCHEMA in (outputs[imp.path]?.inputs ?? {});
-    if (imp.kind === 'import-statement' || (imp.kind === 'dynamic-import' && intoChat)) visit(imp.path);
-  }
+// The chunks a chat call loads: static imports always; of the dynamic imports, only those
+// chat.completions.create makes: its schema, and for a stream the SSE reader and stream class.
+const CHAT_SCHEMA = ['src/resources/chat/completions.schema.ts'];
+const CHAT_STREAM = [...CHAT_SCHEMA, 'src/resources/chat/chat-completion-stream.ts', 'src/core/streaming.ts'];
+const reach = (wanted) => {
+  const seen = new Set();
+  const visit = (path) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    for (const imp of outputs[path].imports) {
+      if (imp.external) continue;
+      // A dynamic import may land on a facade chunk that re-exports from others: look through it.
+      const target = outputs[imp.path];
+      const inputs = [imp.path, ...target.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path)].flatMap((p) => Object.keys(outputs[p]?.inputs ?? {}));
+      if (imp.kind === 'import-statement' || (imp.kind === 'dynamic-import' && wanted.some((w) => inputs.includes(w)))) visit(imp.path);
+    }
+  };
+  visit(entry);
+  return seen;
 };
-visit(entry);
+const loaded = reach(CHAT_SCHEMA);
+const loadedStreaming = reach(CHAT_STREAM);
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const describe = (path) => {
@@ -63,7 +71,8 @@ for (const path of Object.keys(outputs).filter((p) => p.endsWith('.js'))) {
   if (loaded.has(path)) chat += size;
   console.log(`  ${path.replace('.tmp/size/', '').padEnd(36)} ${kb(size).padStart(8)}  ${loaded.has(path) ? 'yes' : 'no '}  ${describe(path)}`);
 }
-console.log(`chat app: ${kb(chat)} gzip loaded for one chat call (budget ${kb(BUDGET_GZIP_BYTES)}); every chunk together: ${kb(all)}`);
+const streaming = [...loadedStreaming].reduce((n, p) => n + gz(p), 0);
+console.log(`chat app: ${kb(chat)} gzip loaded for one chat call (budget ${kb(BUDGET_GZIP_BYTES)}); a streamed chat call loads ${kb(streaming)}; every chunk together: ${kb(all)}`);
 
 // The core must run where there is no Node: no built-in module may be pulled in.
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);

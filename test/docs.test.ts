@@ -19,7 +19,7 @@ const snippets = readdirSync(docsDir)
 
 let served: Served;
 beforeAll(async () => {
-  served = await createMockGateway({ apiKey: 'demo-key' }).listen();
+  served = await createMockGateway({ apiKey: 'demo-key', videoStepMs: 50 }).listen();
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
 });
@@ -48,7 +48,7 @@ describe('docs snippets', () => {
     expect(snippets.length).toBeGreaterThan(15);
   });
 
-  it.each(snippets)('$name runs', { timeout: 30_000 }, async ({ name, code }) => {
+  it.concurrent.each(snippets)('$name runs', { timeout: 30_000 }, async ({ name, code }) => {
     const file = join(work, `${name}.ts`);
     writeFileSync(file, `${code}\nexport {};\n`);
     const { code: exit, output } = await run(file);
