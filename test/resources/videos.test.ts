@@ -55,6 +55,14 @@ describe('videos.create and retrieve', () => {
     expect((err as Error).message).toMatch(/expired: task ids can be queried for 24 hours/);
   });
 
+  it('retries a submission that got a 503, with one Idempotency-Key so it is not billed twice', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const { client, mock } = mockClient({ faults: [{ type: 'unavailable', path: 'videos/generations' }] });
+    await client.videos.create(params);
+    expect(mock.requests).toHaveLength(2);
+    expect(mock.requests[0]?.headers['idempotency-key']).toBe(mock.requests[1]?.headers['idempotency-key']);
+  });
+
   it('explains a 404 for an unknown task id', async () => {
     const { client } = mockClient();
     const err = await client.videos.retrieve('video_unknown').catch((e: unknown) => e);
