@@ -1,15 +1,23 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
-  format: ['esm', 'cjs'],
+const shared: Options = {
   dts: true,
   sourcemap: true,
-  clean: true,
   target: 'es2022',
-  platform: 'neutral',
   // The testing entry imports node:http lazily inside listen(); keep it external and keep the
   // node: prefix (Deno and edge bundlers need it; tsup strips it by default).
   external: ['node:http'],
   removeNodeProtocol: false,
-});
+};
+
+// dist/ is emptied by the build script: the builds run in parallel, so none of them cleans.
+export default defineConfig([
+  // ESM for bundlers, browsers, Deno, Bun and edge runtimes: platform-neutral, and split so
+  // that code loaded on first use (schemas, SSE, multipart) lands in its own chunks.
+  { ...shared, entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' }, format: ['esm'], platform: 'neutral', splitting: true },
+  // CJS for require(). esbuild lists the named exports for Node's cjs-module-lexer but leaves
+  // out `default`, so the footer names it too (it never runs: `0 && …`); without it, type
+  // checkers take `export default` in index.d.cts for a lie (attw: FalseExportDefault).
+  { ...shared, entry: { index: 'src/index.ts' }, format: ['cjs'], platform: 'node', footer: { js: '0 && (module.exports.default = 0);' } },
+  { ...shared, entry: { testing: 'src/testing/index.ts' }, format: ['cjs'], platform: 'node' },
+]);
