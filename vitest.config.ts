@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Real Chromium runs in its own config (npm run test:browser).
+    exclude: ['test/browser/**', 'node_modules/**'],
     environment: 'node',
     testTimeout: 10_000,
     hookTimeout: 10_000,

@@ -98,7 +98,11 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   async function handle(request: Request): Promise<Response> {
     const id = ++counter;
     const url = new URL(request.url);
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
+    if (request.method === 'OPTIONS') {
+      // A wildcard does not cover Authorization in a preflight: echo what the browser asks for.
+      const asked = request.headers.get('access-control-request-headers');
+      return new Response(null, { status: 204, headers: { ...CORS, ...(asked ? { 'access-control-allow-headers': asked } : {}), 'access-control-max-age': '600' } });
+    }
     if (request.method === 'GET' && url.pathname.startsWith('/mock-files/')) return mockFile(url.pathname);
     const path = url.pathname.replace(/^.*?\/v1\//, '').replace(/\/+$/, '');
 

@@ -46,11 +46,15 @@ describe('real sockets on 127.0.0.1', () => {
 
   it('times out a server that accepts and never answers, once per attempt', async () => {
     const server = keep(await rawServer(() => undefined));
-    const client = new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 100, maxRetries: 1, backupBaseURL: undefined });
+    const onRetry = vi.fn<(e: RetryInfo) => void>();
+    const client = new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 100, maxRetries: 1, hooks: { onRetry } });
     vi.spyOn(Math, 'random').mockReturnValue(1);
     const err = await client.models.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APITimeoutError);
-    expect(server.connections()).toBe(2);
+    expect(onRetry).toHaveBeenCalledTimes(1);
+    expect(onRetry.mock.calls[0]?.[0].error).toBeInstanceOf(APITimeoutError);
+    // Node 24's undici may open a spare connection; what counts is that both attempts reached the server.
+    expect(server.connections()).toBeGreaterThanOrEqual(2);
   });
 
   it('reads a stream written one byte at a time', async () => {
