@@ -80,7 +80,7 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<unknow
   const requestSignal = anySignal([req.signal, req.controller?.signal]);
   const maxRetries = req.maxRetries ?? config.maxRetries;
   const headers = buildHeaders(config, req);
-  const idempotencyKey = headers.get('idempotency-key') ?? undefined;
+  const idempotencyKey = headers['idempotency-key'];
   const body = req.form?.blob ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
   const { pool, hooks } = config;
   const pinned = req.baseURL;
@@ -123,7 +123,7 @@ async function attemptOnce(
   config: CoreConfig,
   req: CoreRequest,
   info: AttemptInfo,
-  headers: Headers,
+  headers: Record<string, string>,
   body: string | Blob | undefined,
   requestSignal: AbortSignal | undefined,
 ): Promise<unknown> {
@@ -161,12 +161,13 @@ async function attemptOnce(
     // Read globalThis.fetch per call, not at construction, so polyfills and interceptors
     // installed later (msw, test stubs) are honoured.
     const fetchImpl = config.fetch ?? globalThis.fetch;
+    const custom = config.fetch !== undefined;
     const response = await guard(fetchImpl(info.url, { method: req.method, headers, body, signal }));
     config.hooks.onResponse?.({ ...info, status: response.status, durationMs: Date.now() - started, requestID: response.headers.get('x-request-id') });
 
     const isJSON = (response.headers.get('content-type') ?? '').includes('json');
     if (!response.ok || (req.stream && isJSON)) {
-      const payload = await guard(untilAborted(readBody(response), signal));
+      const payload = await guard(untilAborted(readBody(response), signal, custom));
       if (response.ok && !isErrorPayload(payload)) {
         throw new GatewayError(`Expected an event stream but got JSON (${info.method} ${info.url}).`);
       }
@@ -178,7 +179,7 @@ async function attemptOnce(
       const reader = response.body.getReader();
       // Read the first bytes inside the attempt: a stream cut before anything reached the
       // caller is still safe to retry; after this point it never is.
-      const first = await guard(untilAborted(reader.read(), signal)).catch((error: unknown) => {
+      const first = await guard(untilAborted(reader.read(), signal, custom)).catch((error: unknown) => {
         void reader.cancel().catch(() => undefined);
         throw error;
       });
@@ -186,8 +187,8 @@ async function attemptOnce(
       return { reader, first: first.value, signal: requestSignal ?? new AbortController().signal, method: info.method, url: info.url } satisfies OpenStream;
     }
 
-    if (req.responseType === 'text') return await guard(untilAborted(response.text(), signal));
-    const payload = await guard(untilAborted(readBody(response), signal));
+    if (req.responseType === 'text') return await guard(untilAborted(response.text(), signal, custom));
+    const payload = await guard(untilAborted(readBody(response), signal, custom));
     if (typeof payload === 'string') {
       throw new GatewayError(`Could not parse the response as JSON (${info.method} ${info.url}).`);
     }
@@ -213,10 +214,11 @@ async function readBody(response: Response): Promise<unknown> {
 
 /**
  * Rejects as soon as `signal` aborts, even when a custom fetch returned a body that does
- * not observe the signal itself.
+ * not observe the signal itself. The platform fetch aborts its own body reads, so for it
+ * (`custom` false) the promise is returned as is: a listener per read costs on every request.
  */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, custom: boolean): Promise<T> {
+  if (!signal || !custom) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -234,17 +236,18 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
   });
 }
 
-function buildHeaders(config: CoreConfig, req: CoreRequest): Headers {
-  const headers = new Headers({
+/** Request headers as a plain object with lower-case names (cheaper than a Headers per request). */
+function buildHeaders(config: CoreConfig, req: CoreRequest): Record<string, string> {
+  const headers: Record<string, string> = {
     authorization: `Bearer ${config.apiKey}`,
     accept: req.stream ? 'text/event-stream' : req.responseType === 'text' ? 'text/plain, application/json' : 'application/json',
-  });
-  if (req.form) headers.set('content-type', req.form.contentType);
-  else if (req.body !== undefined) headers.set('content-type', 'application/json');
-  for (const [k, v] of Object.entries(config.defaultHeaders)) headers.set(k, v);
-  for (const [k, v] of Object.entries(req.headers ?? {})) headers.set(k, v);
+  };
+  if (req.form) headers['content-type'] = req.form.contentType;
+  else if (req.body !== undefined) headers['content-type'] = 'application/json';
+  for (const [k, v] of Object.entries(config.defaultHeaders)) headers[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
   // One key per logical POST, identical on every retry and failover attempt.
-  if (req.method === 'POST' && !headers.has('idempotency-key')) headers.set('idempotency-key', `ug-${uuid()}`);
+  if (req.method === 'POST' && !headers['idempotency-key']) headers['idempotency-key'] = `ug-${uuid()}`;
   return headers;
 }
 

@@ -2,6 +2,10 @@ import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
 import type { Stream } from '../core/streaming.js';
 import type { CompletionUsage } from './chat/completions.types.js';
+import { lazy } from '../internal/lazy.js';
+
+/** The schema (and zod) load with the first call; see core/resource.ts. */
+const loadSchema = lazy(() => import('./completions.schema.js'));
 
 /** `client.completions`: legacy text completions (chat completions are preferred). */
 export class Completions extends APIResource {
@@ -15,7 +19,7 @@ export class Completions extends APIResource {
   create(body: CompletionCreateParamsStreaming, options?: RequestOptions): Promise<Stream<Completion>>;
   create(body: CompletionCreateParams, options?: RequestOptions): Promise<Completion | Stream<Completion>>;
   async create(body: CompletionCreateParams, options?: RequestOptions): Promise<Completion | Stream<Completion>> {
-    await this._check(() => import('./completions.schema.js'), body);
+    await this._check(loadSchema, body);
     if (!body.stream) return this._post<Completion>('completions', body, options);
     const { Stream } = await import('../core/streaming.js');
     return this._stream('completions', body, options, Stream<Completion>);

@@ -1,5 +1,9 @@
 import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
+import { lazy } from '../internal/lazy.js';
+
+/** The schema (and zod) load with the first call; see core/resource.ts. */
+const loadSchema = lazy(() => import('./embeddings.schema.js'));
 
 /** `client.embeddings`: text to vectors. */
 export class Embeddings extends APIResource {
@@ -15,7 +19,7 @@ export class Embeddings extends APIResource {
   create(body: EmbeddingCreateParams & { encoding_format?: 'float' }, options?: RequestOptions): Promise<CreateEmbeddingResponse>;
   create(body: EmbeddingCreateParams, options?: RequestOptions): Promise<CreateEmbeddingResponse<number[] | string>>;
   async create(body: EmbeddingCreateParams, options?: RequestOptions): Promise<CreateEmbeddingResponse<number[] | string>> {
-    await this._check(() => import('./embeddings.schema.js'), body);
+    await this._check(loadSchema, body);
     const wantsRaw = body.encoding_format === 'base64';
     const res = await this._post<CreateEmbeddingResponse<number[] | string>>('embeddings', { ...body, encoding_format: body.encoding_format ?? 'base64' }, options);
     if (wantsRaw) return res;

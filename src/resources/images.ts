@@ -1,7 +1,12 @@
 import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
 import type { Uploadable } from '../core/uploads.js';
+import { lazy } from '../internal/lazy.js';
 import type { ImageSize } from './image-sizes.js';
+
+/** The schemas (and zod) load with the first call; see core/resource.ts. */
+const loadGenerateSchema = lazy(() => import('./images.schema.js').then((m) => ({ check: m.checkGenerate })));
+const loadEditSchema = lazy(() => import('./images.schema.js').then((m) => ({ check: m.checkEdit })));
 
 /** `client.images`: generation and editing. */
 export class Images extends APIResource {
@@ -13,7 +18,7 @@ export class Images extends APIResource {
    * console.log(data[0]?.url);
    */
   async generate(body: ImageGenerateParams, options?: RequestOptions): Promise<ImagesResponse> {
-    await this._check(() => import('./images.schema.js').then((m) => ({ check: m.checkGenerate })), body);
+    await this._check(loadGenerateSchema, body);
     return this._post<ImagesResponse>('images/generations', body, options);
   }
 
@@ -25,7 +30,7 @@ export class Images extends APIResource {
    * const { data } = await client.images.edit({ model: 'dall-e-2', image: await toFile(bytes, 'cat.png'), prompt: 'Add a hat' });
    */
   async edit(body: ImageEditParams, options?: RequestOptions): Promise<ImagesResponse> {
-    await this._check(() => import('./images.schema.js').then((m) => ({ check: m.checkEdit })), body);
+    await this._check(loadEditSchema, body);
     const { image, mask, ...fields } = body;
     const { encodeMultipart, resolveFiles } = await import('../core/multipart.js');
     const form = encodeMultipart({ ...fields, ...(await resolveFiles({ image, mask })) });

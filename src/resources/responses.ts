@@ -2,6 +2,10 @@ import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
 import type { ResponseStream } from './response-stream.js';
 import type { Response, ResponseCreateParams, ResponseCreateParamsNonStreaming, ResponseCreateParamsStreaming, ResponseStreamEvent } from './responses.types.js';
+import { lazy } from '../internal/lazy.js';
+
+/** The schema (and zod) load with the first call; see core/resource.ts. */
+const loadSchema = lazy(() => import('./responses.schema.js'));
 
 /** `client.responses`: the newer "responses" endpoint. */
 export class Responses extends APIResource {
@@ -17,7 +21,7 @@ export class Responses extends APIResource {
   create(body: ResponseCreateParamsStreaming, options?: RequestOptions): Promise<ResponseStream>;
   create(body: ResponseCreateParams, options?: RequestOptions): Promise<Response | ResponseStream>;
   async create(body: ResponseCreateParams, options?: RequestOptions): Promise<Response | ResponseStream> {
-    await this._check(() => import('./responses.schema.js'), body);
+    await this._check(loadSchema, body);
     // The stream class and output helpers load on first use (see core/resource.ts).
     const { ResponseStream, isTerminal, withOutputText } = await import('./response-stream.js');
     if (body.stream) return this._stream('responses', body, options, ResponseStream, { expectDone: false, isTerminal });

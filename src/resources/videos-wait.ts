@@ -25,7 +25,7 @@ export async function waitForVideo(videos: Videos, body: VideoCreateParams, opti
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
-  const signal = anySignal([options.signal, deadline.signal]);
+  const signal = anySignal([options.signal, deadline.signal]) ?? deadline.signal;
   let task: VideoTask | undefined;
   const stopped = (cause?: unknown): GatewayError =>
     options.signal?.aborted

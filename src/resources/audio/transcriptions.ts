@@ -1,6 +1,10 @@
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource } from '../../core/resource.js';
 import type { Uploadable } from '../../core/uploads.js';
+import { lazy } from '../../internal/lazy.js';
+
+/** The schema (and zod) load with the first call; see core/resource.ts. */
+const loadSchema = lazy(() => import('./transcriptions.schema.js'));
 
 /** `client.audio.transcriptions`: speech to text. */
 export class Transcriptions extends APIResource {
@@ -16,7 +20,7 @@ export class Transcriptions extends APIResource {
   create(body: TranscriptionCreateParams & { response_format: 'text' | 'srt' | 'vtt' }, options?: RequestOptions): Promise<string>;
   create(body: TranscriptionCreateParams, options?: RequestOptions): Promise<Transcription | TranscriptionVerbose | string>;
   async create(body: TranscriptionCreateParams, options?: RequestOptions): Promise<Transcription | TranscriptionVerbose | string> {
-    await this._check(() => import('./transcriptions.schema.js'), body);
+    await this._check(loadSchema, body);
     const { file, ...fields } = body;
     const { encodeMultipart, resolveFiles } = await import('../../core/multipart.js');
     const form = encodeMultipart({ ...fields, ...(await resolveFiles({ file })) });

@@ -2,6 +2,10 @@ import type { RequestOptions } from '../../core/request.js';
 import { APIResource } from '../../core/resource.js';
 import type { ChatCompletionStream } from './chat-completion-stream.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './completions.types.js';
+import { lazy } from '../../internal/lazy.js';
+
+/** The schema (and zod) load with the first call; see core/resource.ts. */
+const loadSchema = lazy(() => import('./completions.schema.js'));
 
 /** `client.chat.completions` */
 export class Completions extends APIResource {
@@ -19,7 +23,7 @@ export class Completions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): Promise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream>;
   async create(body: ChatCompletionCreateParams, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream> {
-    await this._check(() => import('./completions.schema.js'), body);
+    await this._check(loadSchema, body);
     if (!body.stream) return this._post<ChatCompletion>('chat/completions', body, options);
     const { ChatCompletionStream } = await import('./chat-completion-stream.js');
     return this._stream('chat/completions', body, options, ChatCompletionStream);

@@ -1,0 +1,132 @@
+// One benchmark measurement in a fresh process:
+//   node scripts/bench/client.mjs <ours|openai|floor> <sse|json-seq|json-par|big|stall> <port> <runs>
+// Prints one JSON line: { ms: [per run], text?: {length, hash}, rssPeakMB?, heapPeakMB? }.
+import { createHash } from 'node:crypto';
+
+const [who, scenario, port, runsArg] = process.argv.slice(2);
+const runs = Number(runsArg ?? 5);
+const base = (s) => `http://127.0.0.1:${port}/${s}/v1`;
+const KEY = 'bench-key';
+const messages = [{ role: 'user', content: 'benchmark' }];
+
+async function makeClients(s) {
+  if (who === 'ours') {
+    const { Gateway } = await import('unified-gateway');
+    const c = new Gateway({ apiKey: KEY, baseURL: base(s), idleTimeout: 2_000 });
+    return {
+      chat: () => c.chat.completions.create({ model: 'bench-model', messages }),
+      stream: async (onText) => {
+        const stream = await c.chat.completions.create({ model: 'bench-model', messages, stream: true });
+        for await (const chunk of stream) onText(chunk.choices[0]?.delta.content ?? '');
+      },
+    };
+  }
+  if (who === 'openai') {
+    const { default: OpenAI } = await import('openai');
+    const c = new OpenAI({ apiKey: KEY, baseURL: base(s) });
+    return {
+      chat: () => c.chat.completions.create({ model: 'bench-model', messages }),
+      stream: async (onText) => {
+        const stream = await c.chat.completions.create({ model: 'bench-model', messages, stream: true });
+        for await (const chunk of stream) onText(chunk.choices[0]?.delta.content ?? '');
+      },
+    };
+  }
+  // The floor: plain fetch and the smallest SSE parser that is correct for this server.
+  const post = (stream) =>
+    fetch(`${base(s)}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'bench-model', messages, stream }),
+    });
+  return {
+    chat: async () => (await post(false)).json(),
+    stream: async (onText) => {
+      const res = await post(true);
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buf = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        buf += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buf.indexOf('\n\n')) >= 0) {
+          const event = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          if (!event.startsWith('data: ')) continue;
+          const data = event.slice(6);
+          if (data === '[DONE]') return;
+          onText(JSON.parse(data).choices[0]?.delta.content ?? '');
+        }
+      }
+    },
+  };
+}
+
+const now = () => performance.now();
+const out = { who, scenario, ms: [] };
+
+if (scenario === 'sse') {
+  const c = await makeClients('sse');
+  for (let i = 0; i < runs + 1; i++) {
+    let text = '';
+    const t = now();
+    await c.stream((s) => (text += s));
+    const ms = now() - t;
+    if (i > 0) out.ms.push(ms); // the first run warms up
+    out.text = { length: text.length, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+  }
+} else if (scenario === 'json-seq' || scenario === 'json-par') {
+  const c = await makeClients('json');
+  const total = scenario === 'json-seq' ? 300 : 960;
+  const width = scenario === 'json-seq' ? 1 : 16;
+  for (let i = 0; i < runs + 2; i++) {
+    const t = now();
+    await Promise.all(
+      Array.from({ length: width }, async () => {
+        for (let j = 0; j < total / width; j++) await c.chat();
+      }),
+    );
+    const ms = now() - t;
+    if (i > 1) out.ms.push(ms / total); // ms per request; two runs warm up
+  }
+} else if (scenario === 'big') {
+  const c = await makeClients('big');
+  await (await makeClients('json')).chat(); // warm the client and its imports first
+  globalThis.gc?.();
+  const baseline = process.memoryUsage();
+  let rssPeak = baseline.rss;
+  let heapPeak = baseline.heapUsed;
+  const sample = setInterval(() => {
+    const m = process.memoryUsage();
+    rssPeak = Math.max(rssPeak, m.rss);
+    heapPeak = Math.max(heapPeak, m.heapUsed);
+  }, 10);
+  let chars = 0;
+  const t = now();
+  await c.stream((s) => {
+    chars += s.length;
+  });
+  out.ms.push(now() - t);
+  clearInterval(sample);
+  out.text = { length: chars };
+  out.baselineRssMB = baseline.rss / 2 ** 20;
+  out.rssPeakMB = (rssPeak - baseline.rss) / 2 ** 20;
+  out.heapPeakMB = (heapPeak - baseline.heapUsed) / 2 ** 20;
+} else if (scenario === 'stall') {
+  const c = await makeClients('stall');
+  const LIMIT = 10_000;
+  const t = now();
+  const outcome = await Promise.race([
+    c.stream(() => undefined).then(
+      () => 'ended without error',
+      (e) => `${e?.name ?? 'Error'}: ${e?.message ?? e}`,
+    ),
+    new Promise((r) => setTimeout(() => r(`no error after ${LIMIT / 1000} s (still waiting)`), LIMIT)),
+  ]);
+  out.ms.push(now() - t);
+  out.outcome = String(outcome).slice(0, 120);
+}
+process.stdout.write(`${JSON.stringify(out)}\n`);
+process.exit(0);
