@@ -62,11 +62,15 @@ export class APIResource {
     const controller = new AbortController();
     const req: CoreRequest & { stream: true } = { ...options, method: 'POST', path, body, stream: true, controller };
     const [open, { iterateSSE }] = await Promise.all([send(config, req), import('./streaming.js')]);
+    // The generator does not run before the first next(), so `stream` is set by then.
+    let stream: S | undefined;
     const iterator = iterateSSE<never>(open, controller, {
       ...sse,
+      onFrame: (frame) => stream?._observe(frame),
       idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout,
       secret: config.apiKey,
     });
-    return new Class(iterator, controller);
+    stream = new Class(iterator, controller);
+    return stream;
   }
 }

@@ -20,22 +20,11 @@ export function withOutputText(response: Response): Response {
 
 /** The stream of `responses.create({ stream: true })`. */
 export class ResponseStream extends Stream<ResponseStreamEvent> {
-  #seen: { last?: Response };
+  #last: Response | undefined;
 
-  constructor(iterator: AsyncIterator<ResponseStreamEvent>, controller: AbortController) {
-    const seen: { last?: Response } = {};
-    super(
-      {
-        next: async () => {
-          const result = await iterator.next();
-          if (!result.done && 'response' in result.value) seen.last = result.value.response;
-          return result;
-        },
-        return: async (value?: unknown) => (iterator.return ? iterator.return(value) : { done: true, value: undefined }),
-      },
-      controller,
-    );
-    this.#seen = seen;
+  /** @internal */
+  override _observe(event: ResponseStreamEvent): void {
+    if ('response' in event) this.#last = event.response;
   }
 
   /**
@@ -44,7 +33,7 @@ export class ResponseStream extends Stream<ResponseStreamEvent> {
    */
   async finalResponse(): Promise<Response> {
     await this.drain();
-    const last = this.#seen.last;
+    const last = this.#last;
     if (!last) throw new GatewayError('The stream ended without a response event.');
     return withOutputText(last);
   }

@@ -6,23 +6,12 @@ import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCom
  * can await the whole reply with {@link ChatCompletionStream.finalChatCompletion}.
  */
 export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
-  #accumulator: ChatCompletionAccumulator;
+  #accumulator = new ChatCompletionAccumulator();
   #final: Promise<ChatCompletion> | undefined;
 
-  constructor(iterator: AsyncIterator<ChatCompletionChunk>, controller: AbortController) {
-    const accumulator = new ChatCompletionAccumulator();
-    super(
-      {
-        next: async () => {
-          const result = await iterator.next();
-          if (!result.done) accumulator.add(result.value);
-          return result;
-        },
-        return: async (value?: unknown) => (iterator.return ? iterator.return(value) : { done: true, value: undefined }),
-      },
-      controller,
-    );
-    this.#accumulator = accumulator;
+  /** @internal */
+  override _observe(chunk: ChatCompletionChunk): void {
+    this.#accumulator.add(chunk);
   }
 
   /**
