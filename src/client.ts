@@ -109,10 +109,10 @@ export class Gateway implements APIClient {
     const checked = {
       baseURL: checkURL('baseURL', baseURL),
       backupBaseURL: backupBaseURL ? checkURL('backupBaseURL', backupBaseURL) : undefined,
-      maxRetries: checkCount('maxRetries', options.maxRetries ?? defaults.maxRetries),
-      timeout: checkMs('timeout', options.timeout ?? defaults.timeout),
-      idleTimeout: checkMs('idleTimeout', options.idleTimeout ?? defaults.idleTimeout),
-      failoverCooldown: checkMs('failoverCooldown', options.failoverCooldown ?? defaults.failoverCooldown, true),
+      maxRetries: checkNumber('maxRetries', options.maxRetries ?? defaults.maxRetries, 'count'),
+      timeout: checkNumber('timeout', options.timeout ?? defaults.timeout, 'ms'),
+      idleTimeout: checkNumber('idleTimeout', options.idleTimeout ?? defaults.idleTimeout, 'ms'),
+      failoverCooldown: checkNumber('failoverCooldown', options.failoverCooldown ?? defaults.failoverCooldown, 'ms0'),
     };
     this.baseURL = checked.baseURL;
     this.backupBaseURL = checked.backupBaseURL;
@@ -174,14 +174,10 @@ function checkURL(name: string, value: string): string {
   return value.replace(/\/+$/, '');
 }
 
-function checkCount(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0) throw new Errors.ValidationError(name, 'must be an integer >= 0');
-  return value;
-}
-
-function checkMs(name: string, value: number, allowZero = false): number {
-  if (typeof value !== 'number' || Number.isNaN(value) || value < (allowZero ? 0 : 1) || value > 2_147_483_647) {
-    throw new Errors.ValidationError(name, `must be a number of ms between ${allowZero ? 0 : 1} and 2147483647`);
-  }
+/** A whole number of retries, or a number of ms that setTimeout can hold. */
+function checkNumber(name: string, value: number, kind: 'count' | 'ms' | 'ms0'): number {
+  const min = kind === 'ms' ? 1 : 0;
+  const ok = typeof value === 'number' && value >= min && value <= 2_147_483_647 && (kind !== 'count' || Number.isInteger(value));
+  if (!ok) throw new Errors.ValidationError(name, kind === 'count' ? 'must be an integer >= 0' : `must be a number of ms between ${min} and 2147483647`);
   return value;
 }

@@ -4,6 +4,8 @@ import { lazy } from '../internal/lazy.js';
 
 /** The schema (and zod) load with the first call; see core/resource.ts. */
 const loadSchema = lazy(() => import('./embeddings.schema.js'));
+/** The base64 decoder loads with the first base64 answer. */
+const loadDecoder = lazy(() => import('./embeddings.decode.js'));
 
 /** `client.embeddings`: text to vectors. */
 export class Embeddings extends APIResource {
@@ -22,20 +24,11 @@ export class Embeddings extends APIResource {
     await this._check(loadSchema, body);
     const wantsRaw = body.encoding_format === 'base64';
     const res = await this._post<CreateEmbeddingResponse<number[] | string>>('embeddings', { ...body, encoding_format: body.encoding_format ?? 'base64' }, options);
-    if (wantsRaw) return res;
+    if (wantsRaw || !res.data.some((item) => typeof item.embedding === 'string')) return res;
+    const { decodeFloat32 } = await loadDecoder();
     for (const item of res.data) if (typeof item.embedding === 'string') item.embedding = decodeFloat32(item.embedding);
     return res;
   }
-}
-
-/** Base64 of little-endian float32 values, as OpenAI-compatible servers send them, to numbers. */
-function decodeFloat32(base64: string): number[] {
-  const binary = atob(base64);
-  const view = new DataView(new ArrayBuffer(binary.length));
-  for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
-  const out = new Array<number>(binary.length >> 2);
-  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
-  return out;
 }
 
 /** POST /embeddings parameters. */
