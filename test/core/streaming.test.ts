@@ -300,6 +300,21 @@ describe('finalChatCompletion', () => {
     });
   });
 
+  it('keeps every delta across thousands of chunks, per choice and field', async () => {
+    const frames = Array.from({ length: 2_500 }, (_, i) => ({
+      ...chunk(undefined),
+      choices: [
+        { index: 0, delta: { content: `${i},` }, finish_reason: null },
+        { index: 1, delta: { reasoning_content: `r${i} ` }, finish_reason: null },
+      ],
+    }));
+    serve(() => sseText(frames));
+    const completion = await (await client().chat.completions.create(streamParams)).finalChatCompletion();
+    expect(completion.choices[0]?.message.content).toBe(Array.from({ length: 2_500 }, (_, i) => `${i},`).join(''));
+    expect(completion.choices[1]?.message.reasoning_content).toBe(Array.from({ length: 2_500 }, (_, i) => `r${i} `).join(''));
+    expect(completion.choices[1]?.message.content).toBeNull();
+  });
+
   it('includes chunks already read with for await', async () => {
     serve(() => sseText([chunk('a'), chunk('b'), chunk('c')]));
     const stream = await client().chat.completions.create(streamParams);

@@ -28,9 +28,35 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
   }
 }
 
+/**
+ * Text built from many small deltas. Appending to a string makes a rope of one node per
+ * delta, tens of bytes each; every 1,024 deltas are joined into one flat block instead, so
+ * memory follows the text's length rather than the number of chunks.
+ */
+class TextBuffer {
+  /** Flat strings of 1,024 deltas each. */
+  #blocks: string[] = [];
+  #parts: string[] = [];
+  push(text: string): void {
+    this.#parts.push(text);
+    if (this.#parts.length === 1024) {
+      this.#blocks.push(this.#parts.join(''));
+      this.#parts = [];
+    }
+  }
+  toString(): string {
+    return this.#blocks.join('') + this.#parts.join('');
+  }
+}
+
+type TextField = 'content' | 'refusal' | 'reasoning_content';
+const TEXT_FIELDS: readonly TextField[] = ['content', 'refusal', 'reasoning_content'];
+
 /** Merges chunks into one {@link ChatCompletion}. */
 export class ChatCompletionAccumulator {
   #completion: ChatCompletion = { id: '', object: 'chat.completion', created: 0, model: '', choices: [] };
+  /** Per choice index, the text fields seen so far. */
+  #text: Array<Partial<Record<TextField, TextBuffer>>> = [];
 
   add(chunk: ChatCompletionChunk): void {
     const c = this.#completion;
@@ -46,12 +72,13 @@ export class ChatCompletionAccumulator {
         finish_reason: null,
       });
       const { delta } = part;
-      const message = choice.message;
-      if (delta?.content) message.content = (message.content ?? '') + delta.content;
-      if (delta?.refusal) message.refusal = (message.refusal ?? '') + delta.refusal;
-      if (delta?.reasoning_content) message.reasoning_content = (message.reasoning_content ?? '') + delta.reasoning_content;
+      const text = (this.#text[part.index] ??= {});
+      for (const field of TEXT_FIELDS) {
+        const value = delta?.[field];
+        if (value) (text[field] ??= new TextBuffer()).push(value);
+      }
       for (const fragment of delta?.tool_calls ?? []) {
-        const calls = (message.tool_calls ??= []);
+        const calls = (choice.message.tool_calls ??= []);
         const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
         if (fragment.id) call.id = fragment.id;
         if (fragment.function?.name) call.function.name += fragment.function.name;
@@ -65,6 +92,12 @@ export class ChatCompletionAccumulator {
   /** The completion so far; choices missing from the stream are dropped from the array. */
   result(): ChatCompletion {
     const c = this.#completion;
-    return { ...c, choices: c.choices.filter(Boolean) };
+    const choices = c.choices.filter(Boolean).map((choice) => {
+      const message = { ...choice.message };
+      const text = this.#text[choice.index] ?? {};
+      for (const field of TEXT_FIELDS) if (text[field]) message[field] = String(text[field]);
+      return { ...choice, message };
+    });
+    return { ...c, choices };
   }
 }
