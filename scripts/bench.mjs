@@ -7,7 +7,7 @@ import { cpus, totalmem, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { browserBuild } from './browser-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -85,19 +85,7 @@ for (let i = 0; i < 7; i++) {
 
 // 4. Browser bundles (esbuild, minified, splitting; gzip per chunk, summing what loads).
 async function bundle(contents, alias = {}) {
-  const r = await build({
-    stdin: { contents, resolveDir: root, loader: 'js' },
-    bundle: true,
-    minify: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    outdir: join(root, '.tmp/bench-bundle'),
-    write: false,
-    alias,
-    logLevel: 'silent',
-  });
+  const r = await browserBuild({ stdin: { contents, resolveDir: root, loader: 'js' }, outdir: join(root, '.tmp/bench-bundle'), alias });
   return r.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((n, f) => n + gzipSync(f.contents, { level: 9 }).length, 0);
 }
 const ours = { 'unified-gateway': join(root, 'dist/index.js') };

@@ -4,7 +4,7 @@
 // with its imports. Other endpoints' schemas and the multipart encoder load only when those
 // endpoints are called; they are reported but not counted. Fails above the budget, or if
 // anything in the bundle is a Node built-in.
-import { build } from 'esbuild';
+import { browserBuild } from './browser-build.mjs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
@@ -12,19 +12,11 @@ import { builtinModules } from 'node:module';
 const BUDGET_GZIP_BYTES = 16 * 1024;
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-const result = await build({
+const result = await browserBuild({
   entryPoints: [`${root}scripts/size/chat-app.js`],
-  bundle: true,
-  minify: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
   outdir: `${root}.tmp/size`,
-  write: false,
   metafile: true,
   alias: { 'unified-gateway': `${root}src/index.ts` },
-  logLevel: 'error',
 });
 
 const outputs = result.metafile.outputs;

@@ -7,29 +7,21 @@ import { intAtLeast, model, nonEmpty, oneOf } from './shared.schema.js';
 const sizeRule = 'must be <width>x<height>, e.g. 1024x1024';
 const size = z.optional(z.nullable(z.string({ error: sizeRule }).check(z.refine((v) => /^\d+x\d+$/.test(v), { error: sizeRule }))));
 
+/** Fields generation and edits share. */
+const common = { n: intAtLeast(1), size, response_format: oneOf(['url', 'b64_json']) };
+
 const generateParams = z.looseObject(
   {
+    ...common,
     model: model('dall-e-3'),
     prompt: nonEmpty('is required: a description of the image'),
-    n: intAtLeast(1),
-    size,
     quality: oneOf(['standard', 'hd']),
-    response_format: oneOf(['url', 'b64_json']),
     style: oneOf(['vivid', 'natural']),
   },
   { error: 'must be an object' },
 );
 
-const editParams = z.looseObject(
-  {
-    model: model('dall-e-2'),
-    prompt: nonEmpty('is required: what to change'),
-    n: intAtLeast(1),
-    size,
-    response_format: oneOf(['url', 'b64_json']),
-  },
-  { error: 'must be an object' },
-);
+const editParams = z.looseObject({ ...common, model: model('dall-e-2'), prompt: nonEmpty('is required: what to change') }, { error: 'must be an object' });
 
 /** The size must be one the model supports, for the models the gateway documents. */
 function checkSize(params: { model?: unknown; size?: unknown }): void {
