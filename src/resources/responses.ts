@@ -1,7 +1,7 @@
 import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
 import type { ResponseStream } from './response-stream.js';
-import type { Response, ResponseCreateParams, ResponseCreateParamsNonStreaming, ResponseCreateParamsStreaming, ResponseStreamEvent } from './responses.types.js';
+import type { Response, ResponseCreateParams, ResponseCreateParamsNonStreaming, ResponseCreateParamsStreaming } from './responses.types.js';
 import { lazy } from '../internal/lazy.js';
 
 /** The schema (and zod) load with the first call; see core/resource.ts. */
