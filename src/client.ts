@@ -2,10 +2,11 @@ import * as Errors from './core/errors.js';
 import { GatewayError } from './core/errors.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
 import type { GatewayHooks } from './core/hooks.js';
-import type { CoreConfig } from './core/request.js';
-import type { APIClient } from './core/resource.js';
+import { checkBaseURL, checkNumber } from './core/check.js';
+import { bindConfig, type APIClient } from './core/resource.js';
 import { retryDefaults } from './core/retry.js';
 import { isBrowserLike, readEnv } from './internal/env.js';
+import { Redactor } from './internal/redact.js';
 import { Audio } from './resources/audio/index.js';
 import { Chat } from './resources/chat/index.js';
 import { Completions } from './resources/completions.js';
@@ -20,31 +21,31 @@ import { VideoTaskFailedError, VideoTaskNotFoundError, Videos } from './resource
  */
 export interface GatewayOptions {
   /** @default process.env.GATEWAY_API_KEY */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Ends in `/v1`. @default process.env.GATEWAY_BASE_URL */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** Serves the same paths; used when the main base fails. @default process.env.GATEWAY_BACKUP_BASE_URL */
-  backupBaseURL?: string;
+  backupBaseURL?: string | undefined;
   /** Retries after the first attempt. @default 2 */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** ms per attempt (to the end of the body, or to the first bytes of a stream). @default 600_000 */
-  timeout?: number;
+  timeout?: number | undefined;
   /** ms a stream may stay silent (no byte, not even a `: PING` comment) before it fails. @default 60_000 */
-  idleTimeout?: number;
+  idleTimeout?: number | undefined;
   /** ms the main base is avoided after it fails, when a backup is set. @default 30_000 */
-  failoverCooldown?: number;
+  failoverCooldown?: number | undefined;
   /** A fetch implementation, e.g. a mock gateway's `mock.fetch`. @default globalThis.fetch */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */
-  defaultHeaders?: Record<string, string>;
+  defaultHeaders?: Record<string, string> | undefined;
   /** Observability callbacks: requests, responses, retries, failovers. */
-  hooks?: GatewayHooks;
+  hooks?: GatewayHooks | undefined;
   /**
    * Allow use in a browser, where the key is visible to anyone who opens dev tools. Only
    * for keys scoped to the end user, or behind your own proxy.
    * @default false
    */
-  dangerouslyAllowBrowser?: boolean;
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
 
 /** Defaults applied once, in one place. */
@@ -88,15 +89,12 @@ export class Gateway implements APIClient {
   readonly backupBaseURL: string | undefined;
   readonly maxRetries: number;
   readonly timeout: number;
-  // Private field: never enumerable, so the key stays out of JSON.stringify, console.log and errors.
-  readonly #config: CoreConfig;
-
   constructor(options: GatewayOptions = {}) {
-    const apiKey = options.apiKey ?? readEnv('GATEWAY_API_KEY');
+    const apiKey = options.apiKey?.trim() || readEnv('GATEWAY_API_KEY');
     if (!apiKey) {
       throw new GatewayError("Missing API key. Pass it using the 'apiKey' option or set the GATEWAY_API_KEY environment variable.");
     }
-    const baseURL = options.baseURL ?? readEnv('GATEWAY_BASE_URL');
+    const baseURL = options.baseURL?.trim() || readEnv('GATEWAY_BASE_URL');
     if (!baseURL) {
       throw new GatewayError("Missing base URL. Pass it using the 'baseURL' option (it ends in /v1) or set the GATEWAY_BASE_URL environment variable.");
     }
@@ -105,29 +103,30 @@ export class Gateway implements APIClient {
         "Refusing to run in a browser: the API key would be exposed to every visitor. Pass 'dangerouslyAllowBrowser: true' only for keys scoped to the end user, or call the gateway from your server.",
       );
     }
-    const backupBaseURL = options.backupBaseURL ?? readEnv('GATEWAY_BACKUP_BASE_URL');
-    const checked = {
-      baseURL: checkURL('baseURL', baseURL),
-      backupBaseURL: backupBaseURL ? checkURL('backupBaseURL', backupBaseURL) : undefined,
-      maxRetries: checkNumber('maxRetries', options.maxRetries ?? defaults.maxRetries, 'count'),
-      timeout: checkNumber('timeout', options.timeout ?? defaults.timeout, 'ms'),
-      idleTimeout: checkNumber('idleTimeout', options.idleTimeout ?? defaults.idleTimeout, 'ms'),
-      failoverCooldown: checkNumber('failoverCooldown', options.failoverCooldown ?? defaults.failoverCooldown, 'ms0'),
-    };
-    this.baseURL = checked.baseURL;
-    this.backupBaseURL = checked.backupBaseURL;
-    this.maxRetries = checked.maxRetries;
-    this.timeout = checked.timeout;
-    this.#config = {
-      apiKey,
-      pool: new BaseURLPool(checked.baseURL, checked.backupBaseURL, checked.failoverCooldown),
-      maxRetries: checked.maxRetries,
-      timeout: checked.timeout,
-      idleTimeout: checked.idleTimeout,
+    const backupBaseURL = options.backupBaseURL?.trim() || readEnv('GATEWAY_BACKUP_BASE_URL');
+    checkNumber('maxRetries', options.maxRetries, 'count');
+    checkNumber('timeout', options.timeout, 'ms');
+    checkNumber('idleTimeout', options.idleTimeout, 'ms');
+    checkNumber('failoverCooldown', options.failoverCooldown, 'ms0');
+    this.baseURL = checkBaseURL('baseURL', baseURL);
+    this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;
+    this.maxRetries = options.maxRetries ?? defaults.maxRetries;
+    this.timeout = options.timeout ?? defaults.timeout;
+    const redactor = new Redactor();
+    redactor.add(apiKey);
+    bindConfig(this, {
+      // A closure rather than a property: nothing that inspects the config can print the key.
+      apiKey: () => apiKey,
+      redactor,
+      pool: new BaseURLPool(this.baseURL, this.backupBaseURL, options.failoverCooldown ?? defaults.failoverCooldown),
+      maxRetries: this.maxRetries,
+      retry: retryDefaults,
+      timeout: this.timeout,
+      idleTimeout: options.idleTimeout ?? defaults.idleTimeout,
       fetch: options.fetch,
       defaultHeaders: { ...options.defaultHeaders },
       hooks: { ...options.hooks },
-    };
+    });
     this.chat = new Chat(this);
     this.completions = new Completions(this);
     this.embeddings = new Embeddings(this);
@@ -136,11 +135,6 @@ export class Gateway implements APIClient {
     this.models = new Models(this);
     this.responses = new Responses(this);
     this.videos = new Videos(this);
-  }
-
-  /** @internal Resolved configuration for resources; not part of the public API. */
-  get _config(): CoreConfig {
-    return this.#config;
   }
 
   static GatewayError = Errors.GatewayError;
@@ -161,23 +155,4 @@ export class Gateway implements APIClient {
   static ServiceUnavailableError = Errors.ServiceUnavailableError;
   static VideoTaskFailedError = VideoTaskFailedError;
   static VideoTaskNotFoundError = VideoTaskNotFoundError;
-}
-
-function checkURL(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Errors.ValidationError(name, `must be an absolute http(s) URL ending in /v1, got ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Errors.ValidationError(name, 'must use http: or https:');
-  return value.replace(/\/+$/, '');
-}
-
-/** A whole number of retries, or a number of ms that setTimeout can hold. */
-function checkNumber(name: string, value: number, kind: 'count' | 'ms' | 'ms0'): number {
-  const min = kind === 'ms' ? 1 : 0;
-  const ok = typeof value === 'number' && value >= min && value <= 2_147_483_647 && (kind !== 'count' || Number.isInteger(value));
-  if (!ok) throw new Errors.ValidationError(name, kind === 'count' ? 'must be an integer >= 0' : `must be a number of ms between ${min} and 2147483647`);
-  return value;
 }

@@ -1,4 +1,4 @@
-import { redactCause, redactDeep, redactString } from '../internal/redact.js';
+import type { Redactor } from '../internal/redact.js';
 
 const LINEAGE = Symbol.for('unified-gateway.error');
 
@@ -90,6 +90,10 @@ export interface APIErrorInit {
   url: string;
   /** Delay the server asked for (`retry-after-ms` or `Retry-After`), in ms. */
   retryAfterMs: number | null;
+  /** The request id, when the server gave one (see {@link readRequestID}). */
+  requestID?: string | null | undefined;
+  /** A sentence appended to the message: how to fix it (e.g. a base URL without `/v1`). */
+  hint?: string | undefined;
 }
 
 /**
@@ -104,7 +108,11 @@ export class APIError extends GatewayError {
   readonly type: string | null;
   readonly param: string | null;
   readonly headers: Headers;
-  /** The `x-request-id` response header, to quote to support. */
+  /**
+   * The request id to quote to support: the `x-request-id` header, else `x-oneapi-request-id`,
+   * else the `(request id: …)` suffix of the server's message (browsers cannot read headers
+   * a server does not expose).
+   */
   readonly requestID: string | null;
   /** The parsed JSON error body (or its text when not JSON), with the API key removed. */
   readonly error: unknown;
@@ -112,14 +120,14 @@ export class APIError extends GatewayError {
   readonly retryAfterMs: number | null;
 
   constructor(init: APIErrorInit) {
-    const what = [init.code, init.message].filter(Boolean).join(': ') || 'status code (no body)';
-    super(`${init.status} ${what} (${init.method} ${init.url})`);
+    const what = [init.code, init.message].filter(Boolean).join(': ') || '(no body)';
+    super(`${init.status} ${what} (${init.method} ${init.url})${init.hint ? ` ${init.hint}` : ''}`);
     this.status = init.status;
     this.code = init.code;
     this.type = init.type;
     this.param = init.param;
     this.headers = init.headers;
-    this.requestID = init.headers.get('x-request-id');
+    this.requestID = init.requestID ?? readRequestID(init.headers, init.message);
     this.error = init.error;
     this.retryAfterMs = init.retryAfterMs;
   }
@@ -180,11 +188,24 @@ const byStatus: Record<number, APIErrorClass> = {
 };
 
 /**
+ * Codes and types that mean the account is out of credit, whatever the status (REALITIES.md:
+ * 429 `insufficient_quota`, 403 `insufficient_user_quota`, `pre_consume_token_quota_failed`,
+ * or a 429 whose `type` is `insufficient_quota` with another code). Never worth a retry.
+ */
+const quotaCodes: ReadonlySet<string> = new Set([
+  'insufficient_quota', // gateway spec §7, OpenAI
+  'insufficient_user_quota', // new-api / one-api: the user's balance is exhausted (403)
+  'pre_consume_token_quota_failed', // new-api / one-api: the token's quota cannot cover the request
+]);
+
+/**
  * Code or type → class, used when the status says nothing (an error object inside a 200).
  * Each entry is a code or type the gateway or common OpenAI-compatible servers send.
  */
 const byCode: Record<string, APIErrorClass> = {
   insufficient_quota: InsufficientQuotaError, // gateway spec §7
+  insufficient_user_quota: InsufficientQuotaError, // new-api / one-api
+  pre_consume_token_quota_failed: InsufficientQuotaError, // new-api / one-api
   invalid_api_key: AuthenticationError, // gateway spec §7
   authentication_error: AuthenticationError, // OpenAI-style type
   model_not_found: NotFoundError, // gateway spec §7
@@ -194,9 +215,16 @@ const byCode: Record<string, APIErrorClass> = {
   server_error: InternalServerError, // gateway spec §7
 };
 
+/** True when the code or type says the account is out of credit (see `quotaCodes`). */
+export function isQuotaCode(code: string | null, type: string | null): boolean {
+  return (code !== null && quotaCodes.has(code)) || (type !== null && quotaCodes.has(type));
+}
+
+/** True for an API error that means the account is out of credit, whatever its status or class. */
+export const isQuotaError = (error: APIError): boolean => isQuotaCode(error.code, error.type);
+
 function classify(status: number, code: string | null, type: string | null): APIErrorClass {
-  const isQuota = code === 'insufficient_quota' || type === 'insufficient_quota';
-  if (status === 429) return isQuota ? InsufficientQuotaError : RateLimitError;
+  if (status === 429) return isQuotaCode(code, type) ? InsufficientQuotaError : RateLimitError;
   if (status === 503) return ServiceUnavailableError;
   if (status >= 500) return InternalServerError;
   if (status >= 400) return byStatus[status] ?? APIError;
@@ -204,7 +232,26 @@ function classify(status: number, code: string | null, type: string | null): API
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const asString = (v: unknown): string | null => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : null);
+const asString = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : typeof v === 'number' ? String(v) : null);
+
+/** How much of an unrecognised body a message quotes. */
+const EXCERPT_CHARS = 300;
+
+/**
+ * A readable excerpt of a body the SDK does not recognise: tags of an HTML page removed
+ * (its title first), whitespace collapsed, cut to about 300 characters.
+ */
+export function excerpt(text: string): string {
+  let plain = text;
+  if (/<[a-z!/][^>]*>/i.test(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+    const body = text.replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ');
+    plain = title && !body.includes(title) ? `${title}: ${body}` : body;
+    plain = plain.replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  }
+  plain = plain.replace(/\s+/g, ' ').trim();
+  return plain.length > EXCERPT_CHARS ? `${plain.slice(0, EXCERPT_CHARS - 1)}…` : plain;
+}
 
 /** Fields read from any of the error-body shapes OpenAI-compatible gateways send. */
 export interface ParsedErrorBody {
@@ -215,30 +262,51 @@ export interface ParsedErrorBody {
 }
 
 /**
- * Reads `{"error":{message,type,param,code}}` (with or without param/code),
- * `{"error":"text"}`, the flat `{"code","message","data"}`, `{"detail"}`, plain text and
- * empty bodies. Never classifies by message text.
+ * Reads every error-body shape of REALITIES.md: `{"error":{message,type,param,code}}` (with
+ * or without param/code; code a string, a number, `""` or null), `{"error":"text"}`, the
+ * flat `{"code","message","data"}` and `{"status","message"}`, `{"html-message"}`,
+ * `{"detail"}`, plain text and HTML pages. Any other body is quoted as an excerpt, so the
+ * server's own words always reach the message; only an empty body has none. Never
+ * classifies by message text.
  */
 export function parseErrorBody(body: unknown): ParsedErrorBody {
-  if (typeof body === 'string') return { message: body.trim().slice(0, 500) || undefined, code: null, type: null, param: null };
-  if (!isRecord(body)) return { message: undefined, code: null, type: null, param: null };
+  if (typeof body === 'string') return { message: excerpt(body) || undefined, code: null, type: null, param: null };
+  if (body === undefined || body === null) return { message: undefined, code: null, type: null, param: null };
+  if (!isRecord(body)) return { message: excerpt(JSON.stringify(body)), code: null, type: null, param: null };
   const inner = isRecord(body.error) ? body.error : body;
-  const message = asString(inner.message) ?? asString(body.error) ?? asString(body.msg) ?? asString(body.detail) ?? undefined;
-  return { message: message ?? undefined, code: asString(inner.code), type: asString(inner.type), param: asString(inner.param) };
+  const html = asString(body['html-message']);
+  const message =
+    asString(inner.message) ??
+    asString(body.error) ??
+    asString(body.message) ??
+    (html === null ? null : excerpt(html)) ??
+    asString(body.msg) ??
+    asString(body.detail) ??
+    excerpt(JSON.stringify(body));
+  return { message, code: asString(inner.code), type: asString(inner.type), param: asString(inner.param) };
 }
+
+/** The request id: `x-request-id`, else `x-oneapi-request-id`, else the message's `(request id: X)` suffix. */
+export function readRequestID(headers: Headers, message: string | undefined): string | null {
+  return headers.get('x-request-id') ?? headers.get('x-oneapi-request-id') ?? /\(request id: ([^)\s]+)\)\s*$/i.exec(message ?? '')?.[1] ?? null;
+}
+
+/** Fields of a result: a body that has one is a result, even when it also carries an `error` (a failed video task does). */
+const resultFields = ['choices', 'object', 'id', 'data'] as const;
 
 /**
  * True when a 2xx JSON body is really an error: `{"error": {...}}`, or the flat
- * `{"code", "message"}` shape with no result fields.
+ * `{"code", "message"}` shape, with no result fields.
  */
 export function isErrorPayload(body: unknown): boolean {
   if (!isRecord(body)) return false;
-  if (body.error !== undefined && body.error !== null && body.error !== false) return !('choices' in body) && !('object' in body);
-  const flat = 'code' in body && 'message' in body && !('object' in body) && !('choices' in body) && !('id' in body);
+  if (resultFields.some((field) => field in body && body[field] !== null)) return false;
+  if (body.error !== undefined && body.error !== null && body.error !== false) return true;
+  const flat = 'code' in body && 'message' in body;
   return flat && body.code !== 0 && body.code !== 200 && body.code !== '0' && body.code !== 'success';
 }
 
-/** Builds the right {@link APIError} subclass; strips the API key from everything it keeps. */
+/** Builds the right {@link APIError} subclass; strips the client's secrets from everything it keeps. */
 export function createAPIError(args: {
   status: number;
   body: unknown;
@@ -246,18 +314,23 @@ export function createAPIError(args: {
   method: string;
   url: string;
   retryAfterMs: number | null;
-  secret: string | undefined;
+  redactor: Redactor;
+  /** Replaces the message read from the body. */
+  message?: string | undefined;
+  hint?: string | undefined;
 }): APIError {
-  const body = redactDeep(args.body, args.secret);
+  const { redactor } = args;
+  const body = redactor.deep(args.body);
   const parsed = parseErrorBody(body);
+  if (args.message !== undefined) parsed.message = redactor.string(args.message);
   const headers = new Headers();
-  args.headers.forEach((value, key) => headers.set(key, redactString(value, args.secret)));
+  args.headers.forEach((value, key) => headers.set(key, redactor.string(value)));
   const Class = classify(args.status, parsed.code, parsed.type);
-  return new Class({ ...parsed, status: args.status, error: body, headers, method: args.method, url: args.url, retryAfterMs: args.retryAfterMs });
+  return new Class({ ...parsed, status: args.status, error: body, headers, method: args.method, url: redactor.string(args.url), retryAfterMs: args.retryAfterMs, hint: args.hint });
 }
 
-/** Wraps a low-level failure so that its message and cause never carry the key. */
-export function toConnectionError(error: unknown, secret: string | undefined, message?: string): APIConnectionError {
+/** Wraps a low-level failure so that its message and cause never carry a secret. */
+export function toConnectionError(error: unknown, redactor: Redactor, message?: string): APIConnectionError {
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return new APIConnectionError(redactString(message ?? `Connection error: ${detail}`, secret), { cause: redactCause(error, secret) });
+  return new APIConnectionError(redactor.string(message ?? `Connection error: ${detail}`), { cause: redactor.cause(error) });
 }

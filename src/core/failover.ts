@@ -37,6 +37,11 @@ export class BaseURLPool {
     return at === undefined || now - at >= this.cooldownMs;
   }
 
+  /** The configured base that `url` lies under, if any (a redirect's target, a download URL). */
+  baseOf(url: string): string | undefined {
+    return [this.main, this.backup].find((base) => base !== undefined && (url === base || url.startsWith(`${base}/`)));
+  }
+
   markFailed(base: string, now = Date.now()): void {
     this.#failedAt.set(base, now);
   }

@@ -47,8 +47,8 @@ export interface FailoverInfo extends AttemptInfo {
  * @example new Gateway({ hooks: { onRetry: (e) => console.warn(`retry ${e.attempt} in ${e.delayMs} ms`) } })
  */
 export interface GatewayHooks {
-  onRequest?(info: AttemptInfo): void;
-  onResponse?(info: ResponseInfo): void;
-  onRetry?(info: RetryInfo): void;
-  onFailover?(info: FailoverInfo): void;
+  onRequest?: ((info: AttemptInfo) => void) | undefined;
+  onResponse?: ((info: ResponseInfo) => void) | undefined;
+  onRetry?: ((info: RetryInfo) => void) | undefined;
+  onFailover?: ((info: FailoverInfo) => void) | undefined;
 }

@@ -1,10 +1,12 @@
 import { anySignal } from '../internal/signals.js';
 import { sleep } from '../internal/sleep.js';
 import { uuid } from '../internal/uuid.js';
-import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, GatewayError, createAPIError, isErrorPayload, toConnectionError } from './errors.js';
+import type { Redactor } from '../internal/redact.js';
+import { baseURLHint, checkNumber } from './check.js';
+import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, GatewayError, createAPIError, excerpt, isErrorPayload, toConnectionError } from './errors.js';
 import type { BaseURLPool } from './failover.js';
 import type { AttemptInfo, GatewayHooks } from './hooks.js';
-import { computeBackoff, isRetryableAPIError, parseRetryAfter } from './retry.js';
+import { computeBackoff, isRetryableAPIError, parseRetryAfter, type RetryPacing } from './retry.js';
 
 /**
  * Options every method takes as its last argument.
@@ -12,22 +14,26 @@ import { computeBackoff, isRetryableAPIError, parseRetryAfter } from './retry.js
  */
 export interface RequestOptions {
   /** Aborts at once, including a backoff pause; no further attempt is made. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** ms per attempt, overriding the client's `timeout`. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after the first attempt, overriding the client's `maxRetries`. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Extra headers for this request; they win over the client's `defaultHeaders`. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Streams only: ms without a single byte (SSE `: PING` comments count) before the stream fails. */
-  idleTimeout?: number;
+  idleTimeout?: number | undefined;
 }
 
 /** Resolved client configuration the core works from. */
 export interface CoreConfig {
-  readonly apiKey: string;
+  /** Gives the key for each attempt; a static key is wrapped. Never stored as a plain property, so no inspection shows it. */
+  readonly apiKey: () => string | Promise<string>;
+  /** Removes every key the client has used from errors, logs and hook events. */
+  readonly redactor: Redactor;
   readonly pool: BaseURLPool;
   readonly maxRetries: number;
+  readonly retry: RetryPacing;
   readonly timeout: number;
   readonly idleTimeout: number;
   readonly fetch: typeof globalThis.fetch | undefined;
@@ -41,19 +47,19 @@ export interface CoreRequest extends RequestOptions {
   /** Relative path without a leading slash: `chat/completions`. */
   path: string;
   /** JSON body; serialised once and reused on every attempt. */
-  body?: unknown;
+  body?: unknown | undefined;
   /** A multipart body, built once as a Blob so every attempt replays it whole. */
-  form?: { blob: Blob; contentType: string };
+  form?: { blob: Blob; contentType: string } | undefined;
   /** Send every attempt to this base URL (no failover): for resources that live on one base. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** Told which base URL answered successfully. */
-  onServed?: (baseURL: string) => void;
+  onServed?: ((baseURL: string) => void) | undefined;
   /** Expect `text/event-stream`. */
-  stream?: boolean;
+  stream?: boolean | undefined;
   /** `text` returns the body as a string (transcripts as srt, vtt or text). @default 'json' */
-  responseType?: 'json' | 'text';
+  responseType?: 'json' | 'text' | undefined;
   /** Aborts the request from inside the SDK (a Stream's controller). */
-  controller?: AbortController;
+  controller?: AbortController | undefined;
 }
 
 /** A streamed response whose first bytes have arrived: from here on it is never retried. */
@@ -69,14 +75,30 @@ export interface OpenStream {
 /** Why an attempt's own controller was aborted. */
 const TIMED_OUT = Symbol('timed out');
 
+/** Redirects followed within one call, same-origin hops and moves between bases together. */
+const MAX_REDIRECTS = 5;
+
+/** An attempt was redirected to the client's other base URL: the next attempt goes there (a failover). */
+class BaseRedirect extends Error {
+  constructor(
+    readonly baseURL: string,
+    readonly error: APIError,
+  ) {
+    super('redirected to the other base URL');
+  }
+}
+
 /**
  * Sends one logical request: auth, Idempotency-Key, per-attempt timeout, retries with
- * backoff, failover between base URLs, and error mapping. Resolves with parsed JSON, or,
- * for `stream: true`, with the opened stream once its first bytes arrived.
+ * backoff, failover between base URLs, redirects, and error mapping. Resolves with parsed
+ * JSON, or, for `stream: true`, with the opened stream once its first bytes arrived.
  */
 export async function send(config: CoreConfig, req: CoreRequest & { stream: true }): Promise<OpenStream>;
 export async function send(config: CoreConfig, req: CoreRequest): Promise<unknown>;
 export async function send(config: CoreConfig, req: CoreRequest): Promise<unknown> {
+  checkNumber('timeout', req.timeout, 'ms');
+  checkNumber('maxRetries', req.maxRetries, 'count');
+  checkNumber('idleTimeout', req.idleTimeout, 'ms');
   const requestSignal = anySignal([req.signal, req.controller?.signal]);
   const maxRetries = req.maxRetries ?? config.maxRetries;
   const headers = buildHeaders(config, req);
@@ -85,6 +107,8 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<unknow
   const { pool, hooks } = config;
   const pinned = req.baseURL;
   let baseURL = pinned ?? pool.pick();
+  let retries = 0;
+  let redirects = 0;
 
   for (let attempt = 1; ; attempt++) {
     const info: AttemptInfo = { method: req.method, url: joinURL(baseURL, req.path), baseURL, attempt, idempotencyKey };
@@ -93,15 +117,30 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<unknow
       pool.markHealthy(baseURL);
       req.onServed?.(baseURL);
       return result;
-    } catch (error) {
+    } catch (caught) {
+      if (caught instanceof BaseRedirect) {
+        // The gateway itself points at the other base: go there at once, as a failover.
+        if (pinned !== undefined || ++redirects > MAX_REDIRECTS) throw caught.error;
+        pool.markFailed(baseURL);
+        hooks.onFailover?.({ ...info, error: caught.error, status: caught.error.status, from: baseURL, to: caught.baseURL });
+        baseURL = caught.baseURL;
+        continue;
+      }
+      const error = caught;
       if (!(error instanceof GatewayError) || !isRetryable(error)) throw error;
       pool.markFailed(baseURL);
-      if (attempt > maxRetries) throw error;
+      if (retries >= maxRetries) throw error;
       const nextBaseURL = pinned ?? pool.next(baseURL);
       const status = error instanceof APIError ? error.status : null;
-      // A healthy other base is independent of the one that failed: go there at once.
       const switching = nextBaseURL !== baseURL;
-      const delayMs = switching && pool.isHealthy(nextBaseURL) ? 0 : computeBackoff(attempt, error instanceof APIError ? error.retryAfterMs : null);
+      // A healthy other base is independent of the one that failed: go there at once.
+      const freeSwitch = switching && pool.isHealthy(nextBaseURL);
+      const serverWait = error instanceof APIError ? error.retryAfterMs : null;
+      // A server that asks for a longer wait than the cap is not retried early against its
+      // wish: fail now, with the wait on err.retryAfterMs, unless another base can serve.
+      if (serverWait !== null && serverWait > config.retry.maxRetryAfterMs && !freeSwitch) throw error;
+      retries++;
+      const delayMs = freeSwitch ? 0 : computeBackoff(retries, serverWait, config.retry);
       hooks.onRetry?.({ ...info, error, status, delayMs, nextBaseURL });
       if (switching) hooks.onFailover?.({ ...info, error, status, from: baseURL, to: nextBaseURL });
       try {
@@ -119,6 +158,9 @@ function isRetryable(error: GatewayError): boolean {
   return error instanceof APIConnectionError;
 }
 
+/** Statuses that redirect when they carry a Location header. */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
 async function attemptOnce(
   config: CoreConfig,
   req: CoreRequest,
@@ -128,26 +170,29 @@ async function attemptOnce(
   requestSignal: AbortSignal | undefined,
 ): Promise<unknown> {
   if (requestSignal?.aborted) throw new APIUserAbortError(undefined, { cause: requestSignal.reason });
+  const { redactor } = config;
   const attemptController = new AbortController();
   const timeoutMs = req.timeout ?? config.timeout;
   const timer = setTimeout(() => attemptController.abort(TIMED_OUT), timeoutMs);
   const signal = anySignal([requestSignal, attemptController.signal]);
+  let url = info.url;
   const fail = (error: unknown): GatewayError => {
     if (error instanceof GatewayError) return error;
     if (requestSignal?.aborted) return new APIUserAbortError(undefined, { cause: requestSignal.reason });
-    if (attemptController.signal.aborted) return new APITimeoutError(`Request timed out after ${timeoutMs} ms (${info.method} ${info.url}).`);
-    return toConnectionError(error, config.apiKey, `Connection error (${info.method} ${info.url}): ${describe(error)}`);
+    if (attemptController.signal.aborted) return new APITimeoutError(`Request timed out after ${timeoutMs} ms (${info.method} ${url}).`);
+    return toConnectionError(error, redactor, `Connection error (${info.method} ${url}): ${describe(error)}`);
   };
 
-  const apiError = (response: Response, payload: unknown) =>
+  const apiError = (response: Response, payload: unknown, extra: { message?: string; hint?: string | undefined } = {}) =>
     createAPIError({
       status: response.status,
       body: payload,
       headers: response.headers,
       method: info.method,
-      url: info.url,
+      url,
       retryAfterMs: parseRetryAfter(response.headers),
-      secret: config.apiKey,
+      redactor,
+      ...extra,
     });
   // Only transport failures are mapped to SDK errors; an exception from a hook propagates as is.
   const guard = <T>(promise: Promise<T>): Promise<T> =>
@@ -156,26 +201,62 @@ async function attemptOnce(
     });
 
   try {
+    // A copy per attempt: the key may rotate between attempts, and a 303 rewrites the request.
+    const attemptHeaders = { ...headers };
+    if (attemptHeaders.authorization === undefined) {
+      const key = config.apiKey();
+      attemptHeaders.authorization = `Bearer ${typeof key === 'string' ? key : await key}`;
+    }
     config.hooks.onRequest?.(info);
     const started = Date.now();
     // Read globalThis.fetch per call, not at construction, so polyfills and interceptors
     // installed later (msw, test stubs) are honoured.
     const fetchImpl = config.fetch ?? globalThis.fetch;
     const custom = config.fetch !== undefined;
-    const response = await guard(fetchImpl(info.url, { method: req.method, headers, body, signal }));
-    config.hooks.onResponse?.({ ...info, status: response.status, durationMs: Date.now() - started, requestID: response.headers.get('x-request-id') });
+    let method: string = req.method;
+    let sent: string | Blob | null = body ?? null;
+    let response: Response;
+    for (let hop = 0; ; hop++) {
+      // Redirects are never followed blindly: fetch would drop the key on a cross-origin hop
+      // (the request arrives unauthenticated) or carry it somewhere it must not go.
+      response = await guard(fetchImpl(url, { method, headers: attemptHeaders, body: sent, signal: signal ?? null, redirect: 'manual' }));
+      const target = redirectTarget(response, info, url);
+      if (target === undefined) break;
+      void response.body?.cancel().catch(() => undefined);
+      const otherBase = config.pool.baseOf(target);
+      if (otherBase !== undefined && otherBase !== info.baseURL) throw new BaseRedirect(otherBase, apiError(response, undefined, { message: `Redirected to the other base URL (${target})` }));
+      if (new URL(target).origin !== new URL(url).origin) {
+        throw apiError(response, undefined, {
+          message: `Redirected to ${target}; not followed: the API key is only sent to the configured base URLs. Set baseURL to the address that serves the API`,
+        });
+      }
+      if (hop >= MAX_REDIRECTS) throw apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
+      // 303 means "see other": fetch it with GET. Other redirects keep the method and body,
+      // which is what an API call that moved wants.
+      if (response.status === 303) {
+        method = 'GET';
+        sent = null;
+        delete attemptHeaders['content-type'];
+      }
+      url = target;
+    }
+    config.hooks.onResponse?.({ ...info, url, status: response.status, durationMs: Date.now() - started, requestID: response.headers.get('x-request-id') });
 
-    const isJSON = (response.headers.get('content-type') ?? '').includes('json');
+    const contentType = response.headers.get('content-type') ?? '';
+    const isJSON = contentType.includes('json');
     if (!response.ok || (req.stream && isJSON)) {
       const payload = await guard(untilAborted(readBody(response), signal, custom));
       if (response.ok && !isErrorPayload(payload)) {
-        throw new GatewayError(`Expected an event stream but got JSON (${info.method} ${info.url}).`);
+        throw new GatewayError(`Expected an event stream but got JSON (${info.method} ${url}).`);
       }
-      throw apiError(response, payload);
+      const hint = response.status === 404 || typeof payload === 'string' ? baseURLHint(info.baseURL) : undefined;
+      throw apiError(response, payload, { hint });
     }
 
     if (req.stream) {
-      if (!response.body) throw new GatewayError(`Response has no body to stream (${info.method} ${info.url}).`);
+      // An HTML page where events were expected is a wrong URL or a proxy's page, not a cut stream.
+      if (contentType.includes('html')) throw unexpectedBody(await guard(untilAborted(response.text(), signal, custom)), contentType, 'an event stream', info, url);
+      if (!response.body) throw new GatewayError(`Response has no body to stream (${info.method} ${url}).`);
       const reader = response.body.getReader();
       // Read the first bytes inside the attempt: a stream cut before anything reached the
       // caller is still safe to retry; after this point it never is.
@@ -183,22 +264,37 @@ async function attemptOnce(
         void reader.cancel().catch(() => undefined);
         throw error;
       });
-      if (first.done || !first.value) throw new APIConnectionError(`Stream closed before any data (${info.method} ${info.url}).`);
-      return { reader, first: first.value, signal: requestSignal ?? new AbortController().signal, method: info.method, url: info.url } satisfies OpenStream;
+      if (first.done || !first.value) throw new APIConnectionError(`Stream closed before any data (${info.method} ${url}).`);
+      return { reader, first: first.value, signal: requestSignal ?? new AbortController().signal, method: info.method, url } satisfies OpenStream;
     }
 
     if (req.responseType === 'text') return await guard(untilAborted(response.text(), signal, custom));
     const payload = await guard(untilAborted(readBody(response), signal, custom));
-    if (typeof payload === 'string') {
-      throw new GatewayError(`Could not parse the response as JSON (${info.method} ${info.url}).`);
-    }
-    if (isErrorPayload(payload)) {
-      throw apiError(response, payload);
-    }
+    // Retried like a connection error: a proxy may have answered without the request being served.
+    if (payload === undefined) throw new APIConnectionError(`Empty response body (${response.status}) from ${info.method} ${url}: the request may not have been served.`);
+    if (typeof payload === 'string') throw unexpectedBody(payload, contentType, 'JSON', info, url);
+    if (isErrorPayload(payload)) throw apiError(response, payload);
     return payload;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The absolute URL a response redirects to, or undefined when it is not a redirect. */
+function redirectTarget(response: Response, info: AttemptInfo, url: string): string | undefined {
+  // Browsers hide a manual redirect's target (an "opaque redirect", status 0).
+  if (response.type === 'opaqueredirect') {
+    throw new GatewayError(`The gateway answered with a redirect (${info.method} ${url}), which a browser does not let the SDK inspect or follow safely. Set baseURL to the address that serves the API.`);
+  }
+  const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+  return location ? new URL(location, url).href : undefined;
+}
+
+/** A successful response whose body is not what the endpoint sends: quote it, and point at the base URL. */
+function unexpectedBody(text: string, contentType: string, expected: string, info: AttemptInfo, url: string): GatewayError {
+  const hint = baseURLHint(info.baseURL);
+  const quote = excerpt(text);
+  return new GatewayError(`Expected ${expected} but got ${contentType || 'a body without a content type'}${quote ? `: "${quote}"` : ''} (${info.method} ${url}).${hint ? ` ${hint}` : ''}`);
 }
 
 /** Parsed JSON, the raw text when it is not JSON, or undefined for an empty body. */
@@ -238,8 +334,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, c
 
 /** Request headers as a plain object with lower-case names (cheaper than a Headers per request). */
 function buildHeaders(config: CoreConfig, req: CoreRequest): Record<string, string> {
+  // The authorization header is set per attempt (a key function may rotate the key).
   const headers: Record<string, string> = {
-    authorization: `Bearer ${config.apiKey}`,
     accept: req.stream ? 'text/event-stream' : req.responseType === 'text' ? 'text/plain, application/json' : 'application/json',
   };
   if (req.form) headers['content-type'] = req.form.contentType;

@@ -2,10 +2,26 @@ import type { CoreConfig, CoreRequest, RequestOptions } from './request.js';
 import { send } from './request.js';
 import type { SSEOptions, Stream } from './streaming.js';
 
-/** The part of the client that resources use; everything HTTP lives behind it. */
-export interface APIClient {
-  /** @internal */
-  readonly _config: CoreConfig;
+/**
+ * The client as resources see it. Its configuration (the API key among it) is kept in a
+ * module-private WeakMap rather than on the object, so no inspection of a client, a
+ * resource or a stream can reach it (`util.inspect` with `showHidden` and `getters`
+ * included).
+ */
+export type APIClient = object;
+
+const configs = new WeakMap<APIClient, CoreConfig>();
+
+/** @internal Attaches a client's resolved configuration; called once by its constructor. */
+export function bindConfig(client: APIClient, config: CoreConfig): void {
+  configs.set(client, config);
+}
+
+/** @internal The resolved configuration of a client. */
+export function configOf(client: APIClient): CoreConfig {
+  const config = configs.get(client);
+  if (!config) throw new TypeError('Not a Gateway client.');
+  return config;
 }
 
 type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;
@@ -33,7 +49,7 @@ export class APIResource {
 
   /** @internal Sends one request through the core and returns the parsed JSON. */
   protected _request<T>(req: CoreRequest, options?: RequestOptions): Promise<T> {
-    return send(this._client._config, { ...options, ...req }) as Promise<T>;
+    return send(configOf(this._client), { ...options, ...req }) as Promise<T>;
   }
 
   /** @internal GET a JSON resource. */
@@ -58,7 +74,7 @@ export class APIResource {
     Class: StreamClass<S>,
     sse: Pick<SSEOptions, 'expectDone' | 'isTerminal'> = {},
   ): Promise<S> {
-    const config = this._client._config;
+    const config = configOf(this._client);
     const controller = new AbortController();
     const req: CoreRequest & { stream: true } = { ...options, method: 'POST', path, body, stream: true, controller };
     const [open, { iterateSSE }] = await Promise.all([send(config, req), import('./streaming.js')]);
@@ -68,7 +84,7 @@ export class APIResource {
       ...sse,
       onFrame: (frame) => stream?._observe(frame),
       idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout,
-      secret: config.apiKey,
+      redactor: config.redactor,
     });
     stream = new Class(iterator, controller);
     return stream;

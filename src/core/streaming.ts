@@ -1,19 +1,20 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, createAPIError, isErrorPayload, toConnectionError } from './errors.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, createAPIError, excerpt, isErrorPayload, toConnectionError } from './errors.js';
+import type { Redactor } from '../internal/redact.js';
 import type { OpenStream } from './request.js';
 
 /** How to read one SSE endpoint's frames. */
 export interface SSEOptions {
   /** The endpoint ends with `data: [DONE]`; a stream that ends without it is an error. @default true */
-  expectDone?: boolean;
+  expectDone?: boolean | undefined;
   /** For endpoints without `[DONE]`: the frame that ends the stream normally (e.g. `response.completed`). */
-  isTerminal?: (frame: unknown) => boolean;
+  isTerminal?: ((frame: unknown) => boolean) | undefined;
   /** Sees every frame as it is yielded (accumulators); synchronous, so no extra await per frame. */
-  onFrame?: (frame: unknown) => void;
+  onFrame?: ((frame: unknown) => void) | undefined;
   /** ms without any byte before the stream fails with {@link APITimeoutError}. */
   idleTimeoutMs: number;
-  /** Removed from anything an error keeps. */
-  secret: string;
+  /** Removes the client's secrets from anything an error keeps. */
+  redactor: Redactor;
 }
 
 /**
@@ -176,7 +177,7 @@ class SSEIterator<T> implements AsyncIterator<T> {
         this.#finish(true);
         return DONE;
       }
-      const frame = parseFrame<T>(event, this.#open, this.#options.secret);
+      const frame = parseFrame<T>(event, this.#open, this.#options.redactor);
       this.#options.onFrame?.(frame);
       // A terminal frame is delivered, and the iterator ends right after it.
       if (this.#options.isTerminal?.(frame)) this.#finish(true);
@@ -207,7 +208,7 @@ class SSEIterator<T> implements AsyncIterator<T> {
         } catch (error) {
           throw this.#stopped
             ? stopError(this.#stopped, this.#options, this.#open.signal)
-            : toConnectionError(error, this.#options.secret, `Stream interrupted (${method} ${url}): ${(error as Error)?.message ?? String(error)}`);
+            : toConnectionError(error, this.#options.redactor, `Stream interrupted (${method} ${url}): ${(error as Error)?.message ?? String(error)}`);
         }
         this.#waitingSince = undefined;
         if (this.#stopped) throw stopError(this.#stopped, this.#options, this.#open.signal);
@@ -245,15 +246,17 @@ function stopError(reason: 'idle' | 'abort', options: SSEOptions, signal: AbortS
     : new APIUserAbortError(undefined, { cause: signal.reason });
 }
 
-function parseFrame<T>(event: EventSourceMessage, open: OpenStream, secret: string): T {
+function parseFrame<T>(event: EventSourceMessage, open: OpenStream, redactor: Redactor): T {
   let data: unknown;
   try {
     data = JSON.parse(event.data);
   } catch (error) {
-    throw new GatewayError(`Invalid JSON in stream frame (${open.method} ${open.url}).`, { cause: error });
+    // `event: error` frames may carry plain text: that text is the server's message.
+    if (event.event === 'error') data = event.data;
+    else throw new GatewayError(redactor.string(`Invalid JSON in stream frame (${open.method} ${open.url}): ${excerpt(event.data)}`), { cause: error });
   }
   if (event.event === 'error' || isErrorPayload(data)) {
-    throw createAPIError({ status: 200, body: data, headers: new Headers(), method: open.method, url: open.url, retryAfterMs: null, secret });
+    throw createAPIError({ status: 200, body: data, headers: new Headers(), method: open.method, url: open.url, retryAfterMs: null, redactor });
   }
   return data as T;
 }

@@ -67,3 +67,25 @@ describe('new Gateway', () => {
     expect(Default).toBe(Gateway);
   });
 });
+
+describe('what a new user hits', () => {
+  it('trims whitespace around baseURL, backupBaseURL and apiKey (a pasted or .env value)', () => {
+    const c = new Gateway({ apiKey: ' k \n', baseURL: '  https://main.example/v1/ \n', backupBaseURL: '\thttps://backup.example/v1 ' });
+    expect([c.baseURL, c.backupBaseURL]).toEqual(['https://main.example/v1', 'https://backup.example/v1']);
+  });
+
+  it('shows the API key through no inspection of a client, a resource or a stream', async () => {
+    const { inspect } = await import('node:util');
+    const key = 'sk-inspect-me-0123456789';
+    const fetch = async () => new Response('data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[]}\n\ndata: [DONE]\n\n', { headers: { 'content-type': 'text/event-stream' } });
+    const c = new Gateway({ apiKey: key, baseURL: 'https://x.example/v1', fetch });
+    const stream = await c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true });
+    for (const target of [c, c.chat.completions, c.videos, c.models, stream]) {
+      for (const options of [{}, { showHidden: true, getters: true, depth: 8 }, { showHidden: true, depth: Infinity }]) {
+        expect(inspect(target, options)).not.toContain(key);
+      }
+      expect(JSON.stringify(target)).not.toContain(key ?? '');
+    }
+    expect(Object.getOwnPropertyNames(Object.getPrototypeOf(c))).not.toContain('_config');
+  });
+});

@@ -120,6 +120,83 @@ describe('error body shapes', () => {
   });
 });
 
+describe('what real gateways send (REALITIES.md)', () => {
+  const fail = async (body: unknown, status: number, headers: Record<string, string> = {}) => {
+    server.use(
+      http.post(url, () =>
+        typeof body === 'string' ? new HttpResponse(body, { status, headers: { 'content-type': 'text/html', ...headers } }) : HttpResponse.json(body as Record<string, unknown>, { status, headers }),
+      ),
+    );
+    return (await noRetry().chat.completions.create(chatParams).catch((e: unknown) => e)) as APIError;
+  };
+
+  it('reads a flat {status, message} body from a routing gateway', async () => {
+    const err = await fail({ status: 'failure', message: 'Invalid config: no target for model' }, 400);
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect(err.message).toContain('Invalid config: no target for model');
+  });
+
+  it('reads an {"html-message"} body, keeping the upstream text', async () => {
+    const err = await fail({ 'html-message': '<html><body><h1>502 Bad Gateway</h1> upstream reset</body></html>' }, 500);
+    expect(err).toBeInstanceOf(InternalServerError);
+    expect(err.message).toContain('502 Bad Gateway upstream reset');
+    expect(err.message).not.toContain('<h1>');
+  });
+
+  it('quotes an unknown JSON body instead of saying "no body"', async () => {
+    const err = await fail({ result: 'denied', reason: 'region blocked' }, 403);
+    expect(err.message).toContain('region blocked');
+    expect(err.message).not.toContain('no body');
+  });
+
+  it('quotes an HTML error page as text, at most about 300 characters', async () => {
+    const page = `<html><head><title>504 Gateway Time-out</title><style>h1{}</style></head><body>${'<p>nginx is waiting</p>'.repeat(60)}</body></html>`;
+    const err = await fail(page, 504);
+    expect(err.message).toContain('504 Gateway Time-out');
+    expect(err.message).not.toMatch(/<p>|h1\{/);
+    expect(err.message.length).toBeLessThan(450);
+    expect(err.error).toBe(page);
+  });
+
+  it('says "(no body)" only when there was none', async () => {
+    server.use(http.post(url, () => new HttpResponse(null, { status: 429 })));
+    const err = await noRetry().chat.completions.create(chatParams).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/^429 \(no body\)/);
+  });
+
+  it('reads code as a number, "" or null, and ignores an empty param', async () => {
+    const err = await fail({ error: { message: 'upstream said no', type: 'upstream_error', param: '', code: 500 } }, 500);
+    expect(err).toMatchObject({ code: '500', param: null, type: 'upstream_error' });
+    const empty = await fail({ error: { message: 'm', type: 't', param: '404', code: '' } }, 400);
+    expect(empty).toMatchObject({ code: null, param: '404' });
+  });
+
+  it.each([
+    ['403 insufficient_user_quota', 403, { error: { message: 'user quota is not enough', type: 'new_api_error', code: 'insufficient_user_quota' } }, PermissionDeniedError],
+    ['429 pre_consume_token_quota_failed', 429, { error: { message: 'quota', type: 'new_api_error', code: 'pre_consume_token_quota_failed' } }, InsufficientQuotaError],
+    ['429 with type insufficient_quota and another code', 429, { error: { message: 'upstream load saturated', type: 'insufficient_quota', code: 'rate_limited' } }, InsufficientQuotaError],
+  ])('classifies %s by status, and never retries it', async (_, status, body, Class) => {
+    let calls = 0;
+    server.use(
+      http.post(url, () => {
+        calls++;
+        return HttpResponse.json(body, { status, headers: { 'retry-after': '0' } });
+      }),
+    );
+    const err = await client({ maxRetries: 3 }).chat.completions.create(chatParams).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Class);
+    expect(calls).toBe(1);
+  });
+
+  it('takes the request id from x-request-id, else x-oneapi-request-id, else the message suffix', async () => {
+    const body = { error: { message: 'bad thing (request id: 2026112112345678)', type: 'x' } };
+    expect((await fail(body, 400, { 'x-request-id': 'req_1', 'x-oneapi-request-id': 'one_1' })).requestID).toBe('req_1');
+    expect((await fail(body, 400, { 'x-oneapi-request-id': 'one_1' })).requestID).toBe('one_1');
+    expect((await fail(body, 400)).requestID).toBe('2026112112345678');
+    expect((await fail({ error: { message: 'no id', type: 'x' } }, 400)).requestID).toBeNull();
+  });
+});
+
 describe('the API key never leaks', () => {
   it('is removed from an error body that echoes it', async () => {
     server.use(

@@ -11,6 +11,7 @@ import {
   InternalServerError,
   RateLimitError,
   type RetryInfo,
+  ValidationError,
 } from '../../src/index.js';
 import { computeBackoff, parseRetryAfter, retryDefaults } from '../../src/core/retry.js';
 import { BACKUP, BASE, chatParams, client, completionFixture, KEY } from '../helpers/fixtures.js';
@@ -218,12 +219,12 @@ describe('retry policy helpers', () => {
   });
 
   it('caps backoff and ignores server delays above the ceiling', () => {
-    expect(computeBackoff(1, null, () => 0)).toBe(500);
-    expect(computeBackoff(3, null, () => 0)).toBe(2000);
-    expect(computeBackoff(10, null, () => 0)).toBe(retryDefaults.maxDelayMs);
-    expect(computeBackoff(1, null, () => 1)).toBe(375);
+    expect(computeBackoff(1, null, retryDefaults, () => 0)).toBe(500);
+    expect(computeBackoff(3, null, retryDefaults, () => 0)).toBe(2000);
+    expect(computeBackoff(10, null, retryDefaults, () => 0)).toBe(retryDefaults.maxDelayMs);
+    expect(computeBackoff(1, null, retryDefaults, () => 1)).toBe(375);
     expect(computeBackoff(1, 4000)).toBe(4000);
-    expect(computeBackoff(1, 600_000, () => 0)).toBe(500);
+    expect(computeBackoff(1, 600_000, retryDefaults, () => 0)).toBe(500);
   });
 });
 
@@ -329,5 +330,79 @@ describe('failover', () => {
     expect(err).toBeInstanceOf(InternalServerError);
     expect(main.calls).toHaveLength(2);
     expect(backup.calls).toHaveLength(1);
+  });
+});
+
+describe('what no retry can fix (REALITIES.md)', () => {
+  it('never retries 503 model_not_found (new-api: no channel serves the model), nor fails over', async () => {
+    const body = () => HttpResponse.json({ error: { message: 'No available channel for model x', type: 'new_api_error', code: 'model_not_found' } }, { status: 503, headers: fast });
+    const rec = sequence(chatURL, 'post', [body, ok()]);
+    const backup = sequence(`${BACKUP}/chat/completions`, 'post', [ok()]);
+    const err = await client({ backupBaseURL: BACKUP, maxRetries: 3 }).chat.completions.create(chatParams).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 503, code: 'model_not_found' });
+    expect(rec.calls).toHaveLength(1);
+    expect(backup.calls).toHaveLength(0);
+  });
+
+  it('fails at once with the wait on retryAfterMs when Retry-After exceeds the cap and no other base can serve', async () => {
+    const rec = sequence(chatURL, 'post', [status(429, { 'retry-after': '198300' }), ok()]);
+    const onRetry = vi.fn();
+    const err = await client({ hooks: { onRetry } }).chat.completions.create(chatParams).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err).toMatchObject({ retryAfterMs: 198_300_000 });
+    expect(rec.calls).toHaveLength(1);
+    expect(onRetry).not.toHaveBeenCalled();
+  });
+
+  it('fails over at once to a healthy backup when the main asks for a wait beyond the cap', async () => {
+    const rec = sequence(chatURL, 'post', [status(503, { 'retry-after': '7200' })]);
+    const backup = sequence(`${BACKUP}/chat/completions`, 'post', [ok()]);
+    const res = await client({ backupBaseURL: BACKUP }).chat.completions.create(chatParams);
+    expect(res.id).toBe('chatcmpl-1');
+    expect([rec.calls.length, backup.calls.length]).toEqual([1, 1]);
+  });
+});
+
+describe('bodies that are not what the endpoint sends', () => {
+  it('retries a 200 with an empty body like a connection error, then names it', async () => {
+    const rec = sequence(modelsURL, 'get', [() => new HttpResponse(null, { status: 200 }), ok(list)]);
+    await expect(client().models.list({ maxRetries: 1 })).resolves.toEqual(list);
+    expect(rec.calls).toHaveLength(2);
+    sequence(modelsURL, 'get', [() => new HttpResponse('', { status: 200, headers: { 'content-type': 'application/json' } })]);
+    const err = await client({ maxRetries: 0 }).models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toMatch(/Empty response body \(200\) from GET .*models: the request may not have been served/);
+  });
+
+  it('quotes an HTML page answered with 200 and points at /v1 when the base lacks it', async () => {
+    server.use(http.get('http://gateway.test/models', () => new HttpResponse('<html><title>Gateway console</title><body>Sign in</body></html>', { headers: { 'content-type': 'text/html' } })));
+    const err = await client({ baseURL: 'http://gateway.test' }).models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toMatch(/Expected JSON but got text\/html: "Gateway console Sign in"/);
+    expect((err as Error).message).toMatch(/does not end in \/v1.*http:\/\/gateway\.test\/v1/);
+  });
+
+  it('says a 404 may come from a base URL without /v1', async () => {
+    server.use(http.post('http://gateway.test/api/chat/completions', () => HttpResponse.json({ error: { message: 'Invalid URL (POST /api/chat/completions)', type: 'invalid_request_error' } }, { status: 404 })));
+    const err = await client({ baseURL: 'http://gateway.test/api' }).chat.completions.create(chatParams).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 404 });
+    expect((err as Error).message).toMatch(/Invalid URL.*does not end in \/v1/);
+  });
+});
+
+describe('per-request options', () => {
+  it.each([
+    [{ timeout: 0 }, 'timeout'],
+    [{ timeout: -5 }, 'timeout'],
+    [{ maxRetries: 1.5 }, 'maxRetries'],
+    [{ maxRetries: -1 }, 'maxRetries'],
+    [{ idleTimeout: Number.NaN }, 'idleTimeout'],
+    [{ timeout: '100' as unknown as number }, 'timeout'],
+  ])('rejects %o like the constructor does, before sending', async (options, field) => {
+    const rec = sequence(modelsURL, 'get', [ok(list)]);
+    const err = await client().models.list(options).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({ field });
+    expect(rec.calls).toHaveLength(0);
   });
 });

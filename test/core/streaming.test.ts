@@ -348,3 +348,33 @@ describe('abort with buffered frames', () => {
     expect(err).toBeInstanceOf(APIUserAbortError);
   });
 });
+
+describe('what real gateways stream (REALITIES.md)', () => {
+  it('keeps the plain text of an `event: error` frame in the thrown error', async () => {
+    serve(() => `${sseText([chunk('Hi')], { done: false })}event: error\ndata: upstream channel closed: quota of channel 7 exhausted\n\n`);
+    const stream = await client().chat.completions.create(streamParams);
+    const err = await collect(stream).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toContain('upstream channel closed: quota of channel 7 exhausted');
+    expect((err as { error?: unknown }).error).toBe('upstream channel closed: quota of channel 7 exhausted');
+  });
+
+  it('says so when a stream is answered with an HTML page, instead of reporting a cut', async () => {
+    server.use(http.post('http://gateway.test/chat/completions', () => new HttpResponse('<html><title>Welcome</title><body>console</body></html>', { headers: { 'content-type': 'text/html' } })));
+    const err = await client({ baseURL: 'http://gateway.test' }).chat.completions.create(streamParams).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect(err).not.toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toMatch(/Expected an event stream but got text\/html: "Welcome console".*does not end in \/v1/);
+  });
+
+  it('takes a tool name repeated in every delta once', async () => {
+    const call = (args: string, extra: Record<string, unknown> = {}) => ({
+      ...chunk(undefined),
+      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { name: 'get_weather', arguments: args }, ...extra }] }, finish_reason: null }],
+    });
+    serve(() => sseText([call('{"city":', { id: 'call_1', type: 'function' }), call('"Paris"}'), chunk(undefined, { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })]));
+    const stream = await client().chat.completions.create(streamParams);
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0]?.message.tool_calls).toEqual([{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
+  });
+});

@@ -81,7 +81,9 @@ export class ChatCompletionAccumulator {
         const calls = (choice.message.tool_calls ??= []);
         const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
         if (fragment.id) call.id = fragment.id;
-        if (fragment.function?.name) call.function.name += fragment.function.name;
+        // Some backends repeat the whole name in every delta instead of sending it once.
+        const name = fragment.function?.name;
+        if (name && name !== call.function.name) call.function.name += name;
         if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
       }
       if (part.finish_reason) choice.finish_reason = part.finish_reason;
