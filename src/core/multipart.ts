@@ -33,7 +33,7 @@ export async function resolveFiles<K extends string>(fields: Partial<Record<K, U
   for (const [key, value] of Object.entries(fields) as Array<[K, Uploadable | undefined]>) {
     if (value === undefined) continue;
     if (!isUploadable(value)) throw new ValidationError(key, 'must be a Blob, File, Uint8Array, Buffer, ArrayBuffer, Response or fs.ReadStream');
-    out[key] = await toFile(value);
+    out[key] = await toFile(value, undefined, {}, key);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { claimStreams } from './claim-streams.js';
 import type { ToFileOptions, Uploadable } from './uploads.js';
 
 /**
@@ -9,6 +10,8 @@ import type { ToFileOptions, Uploadable } from './uploads.js';
  * await client.images.edit({ model: 'dall-e-2', image, prompt: 'Add a hat' });
  */
 export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options?: ToFileOptions): Promise<File> {
+  // Before the first await: a missing file's stream error would otherwise crash the process.
+  claimStreams([data]);
   // The reading and sniffing code loads on first use, keeping it out of apps that never upload.
   return (await import('./uploads.js')).toFile(data, name, options);
 }

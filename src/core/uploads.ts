@@ -1,3 +1,4 @@
+import { claimStreams, earlyFailure, isReadStreamLike } from './claim-streams.js';
 import { ValidationError } from './errors.js';
 
 /** A Node `fs.ReadStream` (or anything like it): async iterable bytes with a `path`. */
@@ -14,14 +15,16 @@ export type Uploadable = Blob | Uint8Array | ArrayBuffer | Response | ReadStream
 /** Options for {@link toFile}. */
 export interface ToFileOptions {
   /** MIME type, e.g. `image/png`. @default guessed from the first bytes, else '' */
-  type?: string;
+  type?: string | undefined;
 }
 
 /** The implementation of the public `toFile` (core/to-file.ts), loaded on first use. */
-export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options: ToFileOptions = {}): Promise<File> {
+export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options: ToFileOptions = {}, field = 'file'): Promise<File> {
   const value = await data;
+  // A stream passed as a promise could not be claimed at the call: claim it now.
+  claimStreams([value]);
   if (typeof File !== 'undefined' && value instanceof File && name === undefined && options.type === undefined) return value;
-  const { bytes, fallbackName, type } = await readUploadable(value, 'file');
+  const { bytes, fallbackName, type } = await readUploadable(value, field);
   const head = bytes instanceof Blob ? new Uint8Array(await bytes.slice(0, 16).arrayBuffer()) : bytes.subarray(0, 16);
   const sniffed = sniff(head);
   const finalType = options.type ?? (type || sniffed?.type || '');
@@ -29,7 +32,7 @@ export async function toFile(data: Uploadable | Promise<Uploadable>, name?: stri
   return new File([bytes as BlobPart], finalName, { type: finalType });
 }
 
-async function readUploadable(value: Uploadable, field: string): Promise<{ bytes: Blob | Uint8Array; fallbackName?: string; type?: string }> {
+async function readUploadable(value: Uploadable, field: string): Promise<{ bytes: Blob | Uint8Array; fallbackName?: string | undefined; type?: string | undefined }> {
   if (value instanceof Blob) return { bytes: value, fallbackName: (value as Partial<File>).name || undefined, type: value.type };
   if (value instanceof Uint8Array) return { bytes: value };
   if (value instanceof ArrayBuffer) return { bytes: new Uint8Array(value) };
@@ -39,17 +42,22 @@ async function readUploadable(value: Uploadable, field: string): Promise<{ bytes
     return { bytes: blob, fallbackName: last || undefined, type: blob.type };
   }
   if (isReadStreamLike(value)) {
+    const path = String(value.path);
+    const unreadable = (error: unknown) => new ValidationError(field, `could not read the file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    if (earlyFailure(value) !== undefined) throw unreadable(earlyFailure(value));
     const chunks: Uint8Array[] = [];
-    for await (const chunk of value) chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
-    const name = String(value.path).split(/[\\/]/).pop();
+    try {
+      for await (const chunk of value) chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
+    } catch (error) {
+      throw unreadable(error);
+    }
+    const name = path.split(/[\\/]/).pop();
     return { bytes: new Blob(chunks as BlobPart[]) as Blob, fallbackName: name || undefined };
   }
   throw new ValidationError(field, 'must be a Blob, File, Uint8Array, Buffer, ArrayBuffer, Response or fs.ReadStream');
 }
 
-export function isReadStreamLike(value: unknown): value is ReadStreamLike {
-  return typeof value === 'object' && value !== null && 'path' in value && Symbol.asyncIterator in value;
-}
+export { isReadStreamLike };
 
 /** Magic numbers of the formats the gateway's image and audio endpoints take. */
 const signatures: Array<{ bytes: number[]; offset?: number; type: string; ext: string }> = [

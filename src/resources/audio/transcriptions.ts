@@ -1,5 +1,6 @@
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource } from '../../core/resource.js';
+import { claimStreams } from '../../core/claim-streams.js';
 import type { Uploadable } from '../../core/uploads.js';
 import { lazy } from '../../internal/lazy.js';
 
@@ -20,6 +21,7 @@ export class Transcriptions extends APIResource {
   create(body: TranscriptionCreateParams & { response_format: 'text' | 'srt' | 'vtt' }, options?: RequestOptions): Promise<string>;
   create(body: TranscriptionCreateParams, options?: RequestOptions): Promise<Transcription | TranscriptionVerbose | string>;
   async create(body: TranscriptionCreateParams, options?: RequestOptions): Promise<Transcription | TranscriptionVerbose | string> {
+    claimStreams([body?.file]);
     await this._check(loadSchema, body);
     const { file, ...fields } = body;
     const { encodeMultipart, resolveFiles } = await import('../../core/multipart.js');
@@ -35,13 +37,13 @@ export interface TranscriptionCreateParams {
   file: Uploadable;
   model: string;
   /** ISO-639-1 language of the audio, e.g. `en`; improves accuracy and speed. */
-  language?: string;
+  language?: string | undefined;
   /** Text to guide style or continue a previous segment. */
-  prompt?: string;
+  prompt?: string | undefined;
   /** @default 'json' */
-  response_format?: 'json' | 'text' | 'srt' | 'verbose_json' | 'vtt' | null;
+  response_format?: 'json' | 'text' | 'srt' | 'verbose_json' | 'vtt' | null | undefined;
   /** 0 to 1. */
-  temperature?: number | null;
+  temperature?: number | null | undefined;
 }
 
 /** The transcript (`response_format: 'json'`). */
@@ -54,6 +56,6 @@ export interface TranscriptionVerbose extends Transcription {
   language: string;
   /** Seconds. */
   duration: number;
-  segments?: Array<{ id: number; start: number; end: number; text: string }>;
-  words?: Array<{ word: string; start: number; end: number }>;
+  segments?: Array<{ id: number; start: number; end: number; text: string }> | undefined;
+  words?: Array<{ word: string; start: number; end: number }> | undefined;
 }
