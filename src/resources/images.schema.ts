@@ -25,8 +25,9 @@ const editParams = z.looseObject({ ...common, model: model('dall-e-2'), prompt: 
 
 /** The size must be one the model supports, for the models the gateway documents. */
 function checkSize(params: { model?: unknown; size?: unknown }): void {
-  const allowed = typeof params.model === 'string' ? imageSizesByModel[params.model] : undefined;
-  if (allowed && typeof params.size === 'string' && !allowed.includes(params.size as never)) {
+  const sizes: Readonly<Record<string, readonly string[]>> = imageSizesByModel;
+  const allowed = typeof params.model === 'string' && Object.prototype.hasOwnProperty.call(sizes, params.model) ? sizes[params.model] : undefined;
+  if (allowed && typeof params.size === 'string' && !allowed.includes(params.size)) {
     throw new ValidationError('size', `must be one of ${allowed.join(', ')} for ${params.model}`);
   }
 }

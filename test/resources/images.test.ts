@@ -97,7 +97,7 @@ describe('images.edit', () => {
     const { client, mock } = mockClient();
     await expect(client.images.edit({ model: 'dall-e-2', prompt: 'x' } as never)).rejects.toMatchObject({ field: 'image' });
     await expect(client.images.edit({ model: 'dall-e-2', prompt: 'x', image: 'cat.png' as never })).rejects.toMatchObject({ field: 'image' });
-    await expect(client.images.edit({ model: 'dall-e-2', prompt: 'x', image: PNG, size: '1792x1024' })).rejects.toMatchObject({ field: 'size' });
+    await expect(client.images.edit({ model: 'dall-e-2', prompt: 'x', image: PNG, size: '1792x1024' as never })).rejects.toMatchObject({ field: 'size' });
     expect(mock.requests).toHaveLength(0);
   });
 
