@@ -69,7 +69,7 @@ export type {
   Completions,
 } from './resources/completions.js';
 export type { CreateEmbeddingResponse, Embedding, EmbeddingCreateParams, Embeddings } from './resources/embeddings.js';
-export type { ImageSize } from './resources/image-sizes.js';
+export type { ImageModel, ImageSize, ImageSizeFor, KnownImageModel } from './resources/image-sizes.js';
 export type { Image, ImageEditParams, ImageGenerateParams, Images, ImagesResponse } from './resources/images.js';
 export type { ResponseStream } from './resources/response-stream.js';
 export type { Responses } from './resources/responses.js';
@@ -89,6 +89,7 @@ export type {
   ResponseOutputText,
   ResponseStreamEvent,
 } from './resources/responses.types.js';
-export { VideoTaskFailedError, VideoTaskNotFoundError, VIDEO_TASK_TTL_MS, videoPrices } from './resources/videos.js';
+export { VideoTaskFailedError, VideoTaskNotFoundError, VIDEO_TASK_TTL_MS, videoPrices, videoTaskState } from './resources/videos.js';
+export type { VideoTaskState } from './resources/videos.js';
 export type { Videos } from './resources/videos.js';
 export type { VideoCreateParams, VideoDuration, VideoModel, VideoTask, VideoTaskStatus, VideoWaitOptions } from './resources/videos.types.js';

@@ -1,8 +1,10 @@
-import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, type GatewayError, ValidationError } from '../core/errors.js';
+import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, GatewayError, ValidationError } from '../core/errors.js';
+import type { RequestOptions } from '../core/request.js';
 import { isRetryableAPIError } from '../core/retry.js';
+import type { Redactor } from '../internal/redact.js';
 import { anySignal } from '../internal/signals.js';
 import { sleep } from '../internal/sleep.js';
-import { VideoTaskFailedError, type Videos } from './videos.js';
+import { VideoTaskFailedError, videoTaskState } from './videos-task.js';
 import type { VideoCreateParams, VideoTask, VideoWaitOptions } from './videos.types.js';
 
 /** Poll interval ranges the gateway advises, by video duration, in ms. */
@@ -11,13 +13,19 @@ export const advisedPollMs = (duration: number): [number, number] => (duration <
 /** How long `generateAndWait` waits in all by default, in ms. */
 export const DEFAULT_WAIT_MS = 30 * 60 * 1000;
 
+/** What the wait needs from the resource: submit and poll. */
+export interface VideoTaskSource {
+  create(body: VideoCreateParams, options?: RequestOptions): Promise<VideoTask>;
+  retrieve(taskId: string, options?: RequestOptions): Promise<VideoTask>;
+}
+
 /** A poll failure worth polling again for: the retrieve already retried it. */
 function isPassing(error: unknown): boolean {
   return error instanceof APIConnectionError || (error instanceof APIError && isRetryableAPIError(error));
 }
 
 /** The loop behind `videos.generateAndWait` (parameters already checked). */
-export async function waitForVideo(videos: Videos, body: VideoCreateParams, options: VideoWaitOptions): Promise<VideoTask> {
+export async function waitForVideo(videos: VideoTaskSource, body: VideoCreateParams, options: VideoWaitOptions, redactor: Redactor): Promise<VideoTask> {
   const { pollIntervalMs, onProgress } = options;
   if (pollIntervalMs !== undefined && !(pollIntervalMs >= 0)) throw new ValidationError('pollIntervalMs', 'must be a number of ms >= 0');
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
@@ -39,8 +47,14 @@ export async function waitForVideo(videos: Videos, body: VideoCreateParams, opti
     onProgress?.(task);
     const [min, max] = advisedPollMs(body.duration);
     for (;;) {
-      if (task.status === 'completed') return task;
-      if (task.status === 'failed') throw new VideoTaskFailedError(task);
+      const state = videoTaskState(task);
+      if (state === 'failed') throw new VideoTaskFailedError(task, redactor);
+      if (state === 'completed') {
+        if (task.video_url) return task;
+        throw new GatewayError(
+          `Video task ${task.id} completed (status '${String(task.status)}') but the gateway sent no video URL (looked in video_url, url, result_url and metadata.url).`,
+        );
+      }
       await sleep(pollIntervalMs ?? min + Math.random() * (max - min), signal).catch((reason: unknown) => {
         throw stopped(reason);
       });

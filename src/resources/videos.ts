@@ -1,15 +1,15 @@
-import { GatewayError, NotFoundError, ValidationError } from '../core/errors.js';
+import { ValidationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/request.js';
-import { APIResource } from '../core/resource.js';
+import { APIResource, configOf } from '../core/resource.js';
 import { path } from '../internal/path.js';
+import { isUnknownTask, normalizeVideoTask, VideoTaskNotFoundError } from './videos-task.js';
 import { waitForVideo } from './videos-wait.js';
 import type { VideoCreateParams, VideoDuration, VideoTask, VideoWaitOptions } from './videos.types.js';
 
+export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError, videoTaskState, type VideoTaskState } from './videos-task.js';
+
 /** USD per video, by duration in seconds, from the gateway's price list. */
 export const videoPrices: Readonly<Record<VideoDuration, number>> = { 5: 0.08, 10: 0.15, 15: 0.3, 20: 0.5 };
-
-/** Task ids can be queried for this long after creation (gateway limit). */
-export const VIDEO_TASK_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** How many task ids each client remembers the base URL of. */
 const REMEMBERED_TASKS = 1_000;
@@ -33,7 +33,7 @@ export class Videos extends APIResource {
       options,
     );
     this.#remember(task, servedBy);
-    return task;
+    return normalizeVideoTask(task);
   }
 
   /**
@@ -46,9 +46,10 @@ export class Videos extends APIResource {
     if (typeof taskId !== 'string' || !taskId) throw new ValidationError('taskId', 'must be a non-empty task id');
     const origin = this.#origin.get(taskId);
     try {
-      return await this._request<VideoTask>({ method: 'GET', path: path`videos/generations/${taskId}`, ...(origin ? { baseURL: origin.baseURL } : {}) }, options);
+      const task = await this._request<VideoTask>({ method: 'GET', path: path`videos/generations/${taskId}`, baseURL: origin?.baseURL }, options);
+      return normalizeVideoTask(task);
     } catch (error) {
-      if (error instanceof NotFoundError) throw new VideoTaskNotFoundError(error, taskId, origin?.createdAt);
+      if (isUnknownTask(error)) throw new VideoTaskNotFoundError(error, taskId, origin?.createdAt);
       throw error;
     }
   }
@@ -56,8 +57,9 @@ export class Videos extends APIResource {
   /**
    * Submits a task, then polls until it completes; resolves with the completed task
    * (`video_url` set). Polls follow the gateway's advice unless `pollIntervalMs` is given;
-   * failed polls that are worth retrying are retried without losing the task; unknown
-   * status words count as still running.
+   * failed polls that are worth retrying are retried without losing the task. Status words
+   * of every gateway vocabulary are understood (see `videoTaskState`); unknown words count
+   * as still running.
    * @throws {@link VideoTaskFailedError} when the task fails, `APITimeoutError` past
    * `timeoutMs`, `APIUserAbortError` on abort.
    * @example
@@ -69,7 +71,7 @@ export class Videos extends APIResource {
    */
   async generateAndWait(body: VideoCreateParams, options: VideoWaitOptions = {}): Promise<VideoTask> {
     checkVideoParams(body);
-    return waitForVideo(this, body, options);
+    return waitForVideo(this, body, options, configOf(this._client).redactor);
   }
 
   /**
@@ -88,14 +90,11 @@ export class Videos extends APIResource {
   }
 }
 
-const MODEL_PATTERN = /^[A-Za-z0-9][\w.-]*_video2(-landscape)?$/;
-
-/** Checked by hand rather than with zod: three fields do not justify loading a schema. */
+/** Checked by hand rather than with zod: four fields do not justify loading a schema. */
 function checkVideoParams(body: VideoCreateParams): void {
   if (typeof body !== 'object' || body === null) throw new ValidationError('params', 'must be an object');
-  if (typeof body.model !== 'string' || !MODEL_PATTERN.test(body.model)) {
-    throw new ValidationError('model', "must be '<vendor>_video2' (portrait) or '<vendor>_video2-landscape' (landscape)");
-  }
+  // Any model id is sent as it is: gateways add video models beyond the documented two.
+  if (typeof body.model !== 'string' || !body.model.trim()) throw new ValidationError('model', "is required: a video model id such as 'vendor_video2' or 'vendor_video2-landscape'");
   if (typeof body.prompt !== 'string' || !body.prompt.trim()) throw new ValidationError('prompt', 'is required: a description of the video');
   checkDuration(body.duration);
   if (body.async !== undefined && typeof body.async !== 'boolean') throw new ValidationError('async', 'must be a boolean');
@@ -104,51 +103,5 @@ function checkVideoParams(body: VideoCreateParams): void {
 function checkDuration(duration: unknown): asserts duration is VideoDuration {
   if (!Object.prototype.hasOwnProperty.call(videoPrices, String(duration)) || typeof duration !== 'number') {
     throw new ValidationError('duration', 'must be 5, 10, 15 or 20 (seconds)');
-  }
-}
-
-/** The video task ended in `failed`. `error` is the server's error text, when it sent one. */
-export class VideoTaskFailedError extends GatewayError {
-  static override readonly kind = 'VideoTaskFailedError';
-  /** The failed task as last retrieved. */
-  readonly task: VideoTask;
-  /** The server's error string. */
-  readonly error: string | undefined;
-  constructor(task: VideoTask) {
-    super(`Video task ${task.id} failed${task.error ? `: ${task.error}` : ''}.`);
-    this.task = task;
-    this.error = task.error;
-  }
-}
-
-/**
- * A video task id was not found: it is unknown, or older than 24 hours (task ids can only be
- * queried for 24 hours after creation).
- */
-export class VideoTaskNotFoundError extends NotFoundError {
-  static override readonly kind = 'VideoTaskNotFoundError';
-  /** The task id that was asked for. */
-  readonly taskId: string;
-  /** True when this client created the task more than 24 hours ago. */
-  readonly expired: boolean;
-  constructor(source: NotFoundError, taskId: string, createdAtMs: number | undefined) {
-    super({
-      status: source.status,
-      error: source.error,
-      headers: source.headers,
-      message: undefined,
-      code: source.code,
-      type: source.type,
-      param: source.param,
-      method: 'GET',
-      url: '',
-      retryAfterMs: source.retryAfterMs,
-    });
-    const age = createdAtMs === undefined ? undefined : Date.now() - createdAtMs;
-    this.taskId = taskId;
-    this.expired = age !== undefined && age > VIDEO_TASK_TTL_MS;
-    this.message = this.expired
-      ? `Video task ${taskId} has expired: task ids can be queried for 24 hours and it was created ${Math.floor((age ?? 0) / 3_600_000)} h ago.`
-      : `Video task ${taskId} was not found (404). Task ids can be queried for 24 hours after creation; check the id, or whether it has expired.`;
   }
 }

@@ -3,10 +3,12 @@ import {
   APITimeoutError,
   APIUserAbortError,
   Gateway,
+  GatewayError,
   NotFoundError,
   ValidationError,
   VideoTaskFailedError,
   VideoTaskNotFoundError,
+  videoTaskState,
   type VideoCreateParams,
   type VideoTask,
 } from '../../src/index.js';
@@ -71,7 +73,7 @@ describe('videos.create and retrieve', () => {
   });
 
   it.each([
-    ['a model without _video2', { ...params, model: 'vendor_video' }, 'model'],
+    ['an empty model', { ...params, model: ' ' }, 'model'],
     ['duration 7', { ...params, duration: 7 }, 'duration'],
     ['duration "5"', { ...params, duration: '5' }, 'duration'],
     ['an empty prompt', { ...params, prompt: ' ' }, 'prompt'],
@@ -214,6 +216,105 @@ describe('videos.generateAndWait', () => {
     await expect(client.videos.generateAndWait(params, { pollIntervalMs: -1 })).rejects.toBeInstanceOf(ValidationError);
     await expect(client.videos.generateAndWait(params, { timeoutMs: 0 })).rejects.toBeInstanceOf(ValidationError);
     expect(mock.requests).toHaveLength(0);
+  });
+});
+
+describe('video tasks as real gateways report them (REALITIES.md)', () => {
+  const KEY = 'sk-video-key-0123456789';
+  /** A gateway whose task endpoint answers with each body in turn (the last one repeats). */
+  function gateway(polls: unknown[], submit: unknown = { id: 't1', status: 'SUBMITTED', created_at: 1 }) {
+    const seen: Array<{ method: string; body: unknown }> = [];
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      seen.push({ method: request.method, body: request.method === 'POST' ? await request.json() : undefined });
+      const gets = seen.filter((s) => s.method === 'GET').length;
+      const payload = request.method === 'POST' ? submit : polls[Math.min(gets, polls.length) - 1];
+      return payload instanceof Response ? payload : Response.json(payload);
+    };
+    return { client: new Gateway({ apiKey: KEY, baseURL: 'http://x.test/v1', fetch, maxRetries: 0 }), seen };
+  }
+  const wait = (client: Gateway, body: Partial<VideoCreateParams> = {}) => client.videos.generateAndWait({ ...params, ...body }, { pollIntervalMs: 1 });
+
+  it('sends any model id as it is (gateways add video models)', async () => {
+    const { client, seen } = gateway([{ id: 't1', status: 'completed', created_at: 1, video_url: 'https://cdn/v.mp4' }]);
+    await wait(client, { model: 'kling-v2-master' });
+    expect(seen[0]?.body).toMatchObject({ model: 'kling-v2-master' });
+  });
+
+  it.each([['succeeded'], ['SUCCESS'], ['Completed']])('finishes on %s', async (word) => {
+    const { client } = gateway([{ id: 't1', status: 'IN_PROGRESS', created_at: 1 }, { id: 't1', status: word, created_at: 1, video_url: 'https://cdn/v.mp4' }]);
+    const done = await wait(client);
+    expect(done.status).toBe(word);
+    expect(done.video_url).toBe('https://cdn/v.mp4');
+  });
+
+  it.each([['FAILURE'], ['cancelled'], ['canceled'], ['expired'], ['Failed']])('fails on %s, keeping the word on the task', async (word) => {
+    const { client } = gateway([{ id: 't1', status: 'queued', created_at: 1 }, { id: 't1', status: word, created_at: 1, fail_reason: 'content policy' }]);
+    const err = await wait(client).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VideoTaskFailedError);
+    expect(err).toMatchObject({ error: 'content policy', task: { status: word } });
+  });
+
+  it('keeps polling through NOT_START, QUEUED, in_progress, UNKNOWN and new words', async () => {
+    const words = ['NOT_START', 'QUEUED', 'in_progress', 'UNKNOWN', 'rendering'];
+    const { client, seen } = gateway([...words.map((status) => ({ id: 't1', status, created_at: 1 })), { id: 't1', status: 'success', created_at: 1, video_url: 'https://cdn/v.mp4' }]);
+    const statuses: string[] = [];
+    await client.videos.generateAndWait(params, { pollIntervalMs: 1, onProgress: (t) => statuses.push(t.status) });
+    expect(statuses).toEqual(['SUBMITTED', ...words, 'success']);
+    expect(seen.filter((s) => s.method === 'GET')).toHaveLength(6);
+  });
+
+  it.each([
+    ['url', { url: 'https://cdn/a.mp4' }],
+    ['result_url', { result_url: 'https://cdn/a.mp4' }],
+    ['metadata.url', { metadata: { url: 'https://cdn/a.mp4' } }],
+  ])('fills video_url from %s', async (_, extra) => {
+    const { client } = gateway([{ id: 't1', status: 'succeeded', created_at: 1, ...extra }]);
+    expect((await wait(client)).video_url).toBe('https://cdn/a.mp4');
+    expect((await client.videos.retrieve('t1')).video_url).toBe('https://cdn/a.mp4');
+  });
+
+  it('reads a progress of "30%" as 30', async () => {
+    const { client } = gateway([{ id: 't1', status: 'IN_PROGRESS', created_at: 1, progress: '30%' }]);
+    expect((await client.videos.retrieve('t1')).progress).toBe(30);
+  });
+
+  it('fails clearly when a completed task has no video URL anywhere', async () => {
+    const { client } = gateway([{ id: 't1', status: 'completed', created_at: 1 }]);
+    const err = await wait(client).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toMatch(/completed .* but the gateway sent no video URL \(looked in video_url, url, result_url and metadata.url\)/);
+  });
+
+  it('takes the text of an error object, keeping the object on the task', async () => {
+    const error = { message: 'upstream rejected the prompt', code: 'prompt_rejected' };
+    const { client } = gateway([{ id: 't1', status: 'failed', created_at: 1, error }]);
+    const err = (await wait(client).catch((e: unknown) => e)) as VideoTaskFailedError;
+    expect(err.error).toBe('upstream rejected the prompt');
+    expect(err.message).toBe('Video task t1 failed: upstream rejected the prompt.');
+    expect(err.task.error).toEqual(error);
+  });
+
+  it('redacts a key echoed in a failed task from the message, error, task and stack', async () => {
+    const { client } = gateway([{ id: 't1', status: 'failed', created_at: 1, error: { message: `auth with ${KEY} refused`, detail: `Bearer ${KEY}` } }]);
+    const err = (await wait(client).catch((e: unknown) => e)) as VideoTaskFailedError;
+    expect(err).toBeInstanceOf(VideoTaskFailedError);
+    for (const text of [err.message, err.error ?? '', JSON.stringify(err.task), err.stack ?? '', String(err)]) expect(text).not.toContain(KEY);
+    expect(err.error).toBe('auth with [REDACTED] refused');
+  });
+
+  it('turns 400 task_not_exist into VideoTaskNotFoundError, like a 404', async () => {
+    const { client } = gateway([Response.json({ code: 'task_not_exist', message: 'task_not_exist', data: null }, { status: 400 })]);
+    const err = await client.videos.retrieve('t_unknown').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VideoTaskNotFoundError);
+    expect(err).toMatchObject({ status: 400, code: 'task_not_exist', taskId: 't_unknown', expired: false });
+    expect((err as Error).message).toMatch(/was not found \(400 task_not_exist\).*24 hours/);
+  });
+
+  it('reads each status word the same way through videoTaskState', () => {
+    expect(['completed', 'SUCCEEDED', 'success'].map((status) => videoTaskState({ status }))).toEqual(['completed', 'completed', 'completed']);
+    expect(['FAILURE', 'Cancelled', 'expired'].map((status) => videoTaskState({ status }))).toEqual(['failed', 'failed', 'failed']);
+    expect(['pending', 'NOT_START', 'unknown', 'whatever'].map((status) => videoTaskState({ status }))).toEqual(['running', 'running', 'running', 'running']);
   });
 });
 

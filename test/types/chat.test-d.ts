@@ -46,7 +46,15 @@ expectTypeOf(client.responses.create({ model: 'm', input: 'x', stream: true })).
 expectTypeOf(client.videos.generateAndWait({ model: 'acme_video2', prompt: 'x', duration: 5 })).toEqualTypeOf<Promise<VideoTask>>();
 // @ts-expect-error duration must be 5, 10, 15 or 20
 void client.videos.create({ model: 'acme_video2', prompt: 'x', duration: 7 });
-// @ts-expect-error the model must be <vendor>_video2 or <vendor>_video2-landscape
+// Gateways add video models: any model id compiles.
 void client.videos.create({ model: 'acme_video3', prompt: 'x', duration: 5 });
+// @ts-expect-error a documented model takes only its documented sizes
+void client.images.generate({ model: 'dall-e-3', prompt: 'x', size: '512x512' });
+// @ts-expect-error dall-e-2 edits take 256x256, 512x512 or 1024x1024
+void client.images.edit({ model: 'dall-e-2', prompt: 'x', image: audio, size: '1792x1024' });
+// Other image models take any <w>x<h>, and a model id typed string takes any size.
+void client.images.generate({ model: 'flux-pro', prompt: 'x', size: '1440x960' });
+declare const someModel: string;
+void client.images.generate({ model: someModel, prompt: 'x', size: '512x512' });
 // @ts-expect-error image sizes are <w>x<h>
 void client.images.generate({ model: 'dall-e-3', prompt: 'x', size: 'large' });
