@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
 import { validate } from '../core/validation.js';
-import { intAtLeast, model, range, text } from './shared.schema.js';
+import { intAtLeast, model, nonEmpty, range } from './shared.schema.js';
 
+const promptRule = 'must be a non-empty string, an array of them, or token arrays';
 const prompt = z.union(
   [
-    text(),
-    z.array(z.union([text(), z.number(), z.array(z.number())])).check(z.minLength(1, { error: 'must not be empty' })),
+    nonEmpty(promptRule),
+    z.array(z.union([nonEmpty(promptRule), z.number(), z.array(z.number())])).check(z.minLength(1, { error: 'must not be empty' })),
   ],
-  { error: 'must be a string, an array of strings, or token arrays' },
+  { error: promptRule },
 );
 
 /** Parameters of POST /completions; vendor extras pass through. */

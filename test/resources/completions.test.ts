@@ -54,4 +54,10 @@ describe('completions.create', () => {
     await expect(client.completions.create({ ...params, model: 'gpt-4o-mini' })).rejects.toMatchObject({ status: 400, param: 'model' });
     await expect(client.completions.create({ ...params, model: '' })).rejects.toBeInstanceOf(ValidationError);
   });
+
+  it.each([[''], [['']], [['ok', '']]])('rejects the empty prompt %j before sending, as docs/text.md says', async (prompt) => {
+    const { client, mock } = mockClient();
+    await expect(client.completions.create({ ...params, prompt })).rejects.toMatchObject({ name: 'ValidationError', field: expect.stringMatching(/^prompt/) });
+    expect(mock.requests).toHaveLength(0);
+  });
 });
