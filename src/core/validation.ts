@@ -18,8 +18,8 @@ export function validate(schema: ZodMiniType, value: unknown, root = 'params'): 
 interface Issue {
   path: ReadonlyArray<PropertyKey>;
   message: string;
-  code?: string;
-  errors?: ReadonlyArray<ReadonlyArray<Issue>>;
+  code?: string | undefined;
+  errors?: ReadonlyArray<ReadonlyArray<Issue>> | undefined;
 }
 
 interface Explained {

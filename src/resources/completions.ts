@@ -32,30 +32,30 @@ export interface CompletionCreateParamsBase {
   /** Text, texts, or token arrays. */
   prompt: string | string[] | number[] | number[][];
   /** Integer >= 0. @default 16 */
-  max_tokens?: number | null;
+  max_tokens?: number | null | undefined;
   /** 0 to 2. @default 1 */
-  temperature?: number | null;
+  temperature?: number | null | undefined;
   /** 0 to 1. */
-  top_p?: number | null;
+  top_p?: number | null | undefined;
   /** Integer >= 1. @default 1 */
-  n?: number | null;
-  stop?: string | string[] | null;
-  suffix?: string | null;
-  echo?: boolean | null;
+  n?: number | null | undefined;
+  stop?: string | string[] | null | undefined;
+  suffix?: string | null | undefined;
+  echo?: boolean | null | undefined;
   /** Integer 0 to 5: log probabilities of the most likely tokens. */
-  logprobs?: number | null;
-  best_of?: number | null;
-  presence_penalty?: number | null;
-  frequency_penalty?: number | null;
-  logit_bias?: Record<string, number> | null;
-  seed?: number | null;
-  user?: string;
-  stream?: boolean | null;
-  stream_options?: { include_usage?: boolean } | null;
+  logprobs?: number | null | undefined;
+  best_of?: number | null | undefined;
+  presence_penalty?: number | null | undefined;
+  frequency_penalty?: number | null | undefined;
+  logit_bias?: Record<string, number> | null | undefined;
+  seed?: number | null | undefined;
+  user?: string | undefined;
+  stream?: boolean | null | undefined;
+  stream_options?: { include_usage?: boolean } | null | undefined;
 }
 
 export interface CompletionCreateParamsNonStreaming extends CompletionCreateParamsBase {
-  stream?: false | null;
+  stream?: false | null | undefined;
 }
 
 export interface CompletionCreateParamsStreaming extends CompletionCreateParamsBase {
@@ -78,6 +78,6 @@ export interface Completion {
   created: number;
   model: string;
   choices: CompletionChoice[];
-  usage?: CompletionUsage;
-  system_fingerprint?: string;
+  usage?: CompletionUsage | undefined;
+  system_fingerprint?: string | undefined;
 }

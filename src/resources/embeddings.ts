@@ -37,10 +37,10 @@ export interface EmbeddingCreateParams {
   /** A text, texts, or token arrays. Empty strings are rejected. */
   input: string | string[] | number[] | number[][];
   /** `float` (numbers) or `base64` (raw strings, returned as sent). @default numbers, fetched as base64 */
-  encoding_format?: 'float' | 'base64';
+  encoding_format?: 'float' | 'base64' | undefined;
   /** Output size, for models that support shortening. Integer >= 1. */
-  dimensions?: number;
-  user?: string;
+  dimensions?: number | undefined;
+  user?: string | undefined;
 }
 
 /** One vector. */

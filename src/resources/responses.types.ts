@@ -2,7 +2,7 @@ import type { ChatCompletionContentPartImage } from './chat/completions.types.js
 
 /** A message in `input`: text, or parts with text and images. */
 export interface ResponseInputMessage {
-  type?: 'message';
+  type?: 'message' | undefined;
   role: 'user' | 'assistant' | 'system' | 'developer';
   content: string | Array<{ type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail?: 'auto' | 'low' | 'high' } | ChatCompletionContentPartImage>;
 }
@@ -20,9 +20,9 @@ export type ResponseInputItem = ResponseInputMessage | ResponseFunctionCallOutpu
 export interface ResponseFunctionTool {
   type: 'function';
   name: string;
-  description?: string;
-  parameters?: Record<string, unknown>;
-  strict?: boolean;
+  description?: string | undefined;
+  parameters?: Record<string, unknown> | undefined;
+  strict?: boolean | undefined;
 }
 
 /** Fields shared by streaming and non-streaming `responses.create`. */
@@ -31,26 +31,26 @@ export interface ResponseCreateParamsBase {
   /** A prompt, or a list of messages and tool outputs. */
   input: string | ResponseInputItem[];
   /** System-level instructions. */
-  instructions?: string | null;
+  instructions?: string | null | undefined;
   /** Integer >= 1. */
-  max_output_tokens?: number | null;
+  max_output_tokens?: number | null | undefined;
   /** 0 to 2. */
-  temperature?: number | null;
+  temperature?: number | null | undefined;
   /** 0 to 1. */
-  top_p?: number | null;
-  tools?: ResponseFunctionTool[];
-  tool_choice?: 'none' | 'auto' | 'required' | { type: 'function'; name: string };
+  top_p?: number | null | undefined;
+  tools?: ResponseFunctionTool[] | undefined;
+  tool_choice?: 'none' | 'auto' | 'required' | { type: 'function'; name: string } | undefined;
   /** Continue from a stored response. */
-  previous_response_id?: string | null;
-  text?: { format?: { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean } };
-  metadata?: Record<string, string> | null;
-  store?: boolean | null;
-  user?: string;
-  stream?: boolean | null;
+  previous_response_id?: string | null | undefined;
+  text?: { format?: { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean } } | undefined;
+  metadata?: Record<string, string> | null | undefined;
+  store?: boolean | null | undefined;
+  user?: string | undefined;
+  stream?: boolean | null | undefined;
 }
 
 export interface ResponseCreateParamsNonStreaming extends ResponseCreateParamsBase {
-  stream?: false | null;
+  stream?: false | null | undefined;
 }
 
 export interface ResponseCreateParamsStreaming extends ResponseCreateParamsBase {
@@ -63,7 +63,7 @@ export type ResponseCreateParams = ResponseCreateParamsNonStreaming | ResponseCr
 export interface ResponseOutputText {
   type: 'output_text';
   text: string;
-  annotations?: unknown[];
+  annotations?: unknown[] | undefined;
 }
 
 /** An assistant message in `output`. */
@@ -78,12 +78,12 @@ export interface ResponseOutputMessage {
 /** A function call in `output`; answer it with a `function_call_output` input item. */
 export interface ResponseFunctionCall {
   type: 'function_call';
-  id?: string;
+  id?: string | undefined;
   call_id: string;
   name: string;
   /** JSON text written by the model. */
   arguments: string;
-  status?: 'in_progress' | 'completed' | 'incomplete';
+  status?: 'in_progress' | 'completed' | 'incomplete' | undefined;
 }
 
 export type ResponseOutputItem = ResponseOutputMessage | ResponseFunctionCall | { type: string & {}; [key: string]: unknown };
@@ -99,13 +99,13 @@ export interface Response {
   output: ResponseOutputItem[];
   /** All `output_text` of the output, joined; filled in by the SDK when the server omits it. */
   output_text: string;
-  usage?: { input_tokens: number; output_tokens: number; total_tokens: number } | null;
-  error?: { code: string; message: string } | null;
-  incomplete_details?: { reason: string } | null;
+  usage?: { input_tokens: number; output_tokens: number; total_tokens: number } | null | undefined;
+  error?: { code: string; message: string } | null | undefined;
+  incomplete_details?: { reason: string } | null | undefined;
 }
 
 interface EventBase {
-  sequence_number?: number;
+  sequence_number?: number | undefined;
 }
 
 /** One server-sent event of a streamed response. Unknown event types arrive as `{ type, ... }`. */

@@ -3,8 +3,8 @@ export interface CompletionUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number } | null;
-  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number } | null;
+  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number } | null | undefined;
+  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number } | null | undefined;
 }
 
 /** `{ type: 'text', text }` */
@@ -19,7 +19,7 @@ export interface ChatCompletionContentPartImage {
   image_url: {
     url: string;
     /** @default 'auto' */
-    detail?: 'auto' | 'low' | 'high';
+    detail?: 'auto' | 'low' | 'high' | undefined;
   };
 }
 
@@ -34,20 +34,20 @@ export type ChatCompletionContentPart = ChatCompletionContentPartText | ChatComp
 export interface ChatCompletionSystemMessageParam {
   role: 'system';
   content: string | ChatCompletionContentPartText[];
-  name?: string;
+  name?: string | undefined;
 }
 
 /** Newer name for system instructions; some vendors accept it. */
 export interface ChatCompletionDeveloperMessageParam {
   role: 'developer';
   content: string | ChatCompletionContentPartText[];
-  name?: string;
+  name?: string | undefined;
 }
 
 export interface ChatCompletionUserMessageParam {
   role: 'user';
   content: string | ChatCompletionContentPart[];
-  name?: string;
+  name?: string | undefined;
 }
 
 /** A tool call the model made, as sent back in history. */
@@ -64,10 +64,10 @@ export interface ChatCompletionMessageToolCall {
 export interface ChatCompletionAssistantMessageParam {
   role: 'assistant';
   /** May be null when the message only carries `tool_calls`. */
-  content?: string | ChatCompletionContentPartText[] | null;
-  name?: string;
-  refusal?: string | null;
-  tool_calls?: ChatCompletionMessageToolCall[];
+  content?: string | ChatCompletionContentPartText[] | null | undefined;
+  name?: string | undefined;
+  refusal?: string | null | undefined;
+  tool_calls?: ChatCompletionMessageToolCall[] | undefined;
 }
 
 /** The result of a tool call, answering the assistant's `tool_calls[i].id`. */
@@ -89,9 +89,9 @@ export interface ChatCompletionTool {
   type: 'function';
   function: {
     name: string;
-    description?: string;
-    parameters?: Record<string, unknown>;
-    strict?: boolean | null;
+    description?: string | undefined;
+    parameters?: Record<string, unknown> | undefined;
+    strict?: boolean | null | undefined;
   };
 }
 
@@ -110,40 +110,40 @@ export interface ChatCompletionCreateParamsBase {
   /** The conversation so far; at least one message. */
   messages: ChatCompletionMessageParam[];
   /** 0 to 2. @default 1 */
-  temperature?: number | null;
+  temperature?: number | null | undefined;
   /** 0 to 1. */
-  top_p?: number | null;
+  top_p?: number | null | undefined;
   /** Integer >= 1. */
-  max_tokens?: number | null;
+  max_tokens?: number | null | undefined;
   /** Newer spelling of `max_tokens` used by some models. Integer >= 1. */
-  max_completion_tokens?: number | null;
+  max_completion_tokens?: number | null | undefined;
   /** How many choices to generate. Integer >= 1. @default 1 */
-  n?: number | null;
+  n?: number | null | undefined;
   /** Up to 4 sequences where generation stops. */
-  stop?: string | string[] | null;
+  stop?: string | string[] | null | undefined;
   /** Best-effort determinism. */
-  seed?: number | null;
+  seed?: number | null | undefined;
   /** -2 to 2. */
-  presence_penalty?: number | null;
+  presence_penalty?: number | null | undefined;
   /** -2 to 2. */
-  frequency_penalty?: number | null;
+  frequency_penalty?: number | null | undefined;
   /** Map of token id to bias (-100 to 100). */
-  logit_bias?: Record<string, number> | null;
-  logprobs?: boolean | null;
-  top_logprobs?: number | null;
-  tools?: ChatCompletionTool[];
-  tool_choice?: ChatCompletionToolChoiceOption;
-  parallel_tool_calls?: boolean;
-  response_format?: ResponseFormat;
+  logit_bias?: Record<string, number> | null | undefined;
+  logprobs?: boolean | null | undefined;
+  top_logprobs?: number | null | undefined;
+  tools?: ChatCompletionTool[] | undefined;
+  tool_choice?: ChatCompletionToolChoiceOption | undefined;
+  parallel_tool_calls?: boolean | undefined;
+  response_format?: ResponseFormat | undefined;
   /** An id for the end user, for abuse monitoring. */
-  user?: string;
-  stream?: boolean | null;
+  user?: string | undefined;
+  stream?: boolean | null | undefined;
   /** With `stream: true`, `{ include_usage: true }` adds a final chunk with `usage`. */
-  stream_options?: { include_usage?: boolean } | null;
+  stream_options?: { include_usage?: boolean } | null | undefined;
 }
 
 export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCreateParamsBase {
-  stream?: false | null;
+  stream?: false | null | undefined;
 }
 
 export interface ChatCompletionCreateParamsStreaming extends ChatCompletionCreateParamsBase {
@@ -159,17 +159,17 @@ export type ChatCompletionFinishReason = 'stop' | 'length' | 'tool_calls' | 'con
 export interface ChatCompletionMessage {
   role: 'assistant';
   content: string | null;
-  refusal?: string | null;
-  tool_calls?: ChatCompletionMessageToolCall[];
+  refusal?: string | null | undefined;
+  tool_calls?: ChatCompletionMessageToolCall[] | undefined;
   /** Some vendors return their reasoning text here. */
-  reasoning_content?: string | null;
+  reasoning_content?: string | null | undefined;
 }
 
 export interface ChatCompletionChoice {
   index: number;
   message: ChatCompletionMessage;
   finish_reason: ChatCompletionFinishReason | null;
-  logprobs?: unknown;
+  logprobs?: unknown | undefined;
 }
 
 /** POST /chat/completions result. */
@@ -179,29 +179,29 @@ export interface ChatCompletion {
   created: number;
   model: string;
   choices: ChatCompletionChoice[];
-  usage?: CompletionUsage;
-  system_fingerprint?: string | null;
+  usage?: CompletionUsage | undefined;
+  system_fingerprint?: string | null | undefined;
 }
 
 /** A fragment of a tool call inside a stream; fragments with the same `index` belong together. */
 export interface ChatCompletionChunkToolCall {
   index: number;
-  id?: string;
-  type?: 'function';
-  function?: { name?: string; arguments?: string };
+  id?: string | undefined;
+  type?: 'function' | undefined;
+  function?: { name?: string; arguments?: string } | undefined;
 }
 
 export interface ChatCompletionChunkChoice {
   index: number;
   delta: {
-    role?: 'assistant';
-    content?: string | null;
-    refusal?: string | null;
-    reasoning_content?: string | null;
-    tool_calls?: ChatCompletionChunkToolCall[];
+    role?: 'assistant' | undefined;
+    content?: string | null | undefined;
+    refusal?: string | null | undefined;
+    reasoning_content?: string | null | undefined;
+    tool_calls?: ChatCompletionChunkToolCall[] | undefined;
   };
   finish_reason: ChatCompletionFinishReason | null;
-  logprobs?: unknown;
+  logprobs?: unknown | undefined;
 }
 
 /** One SSE frame of a streamed chat completion. */
@@ -212,6 +212,6 @@ export interface ChatCompletionChunk {
   model: string;
   choices: ChatCompletionChunkChoice[];
   /** Sent on the last chunk when `stream_options.include_usage` is true. */
-  usage?: CompletionUsage | null;
-  system_fingerprint?: string | null;
+  usage?: CompletionUsage | null | undefined;
+  system_fingerprint?: string | null | undefined;
 }

@@ -1,0 +1,18 @@
+// Compiled by `npm run typecheck` with exactOptionalPropertyTypes on (tsconfig.exact.json):
+// optional fields take an explicit `undefined`, as values read from the environment or from
+// an earlier reply often are.
+import { Gateway, type ChatCompletionMessageParam, type RequestOptions } from 'unified-gateway';
+
+const maybe = (): string | undefined => undefined;
+const client = new Gateway({ apiKey: maybe(), baseURL: process.env.GATEWAY_BASE_URL, backupBaseURL: maybe(), timeout: undefined, hooks: { onRetry: undefined } });
+
+export async function reply(): Promise<void> {
+  const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], temperature: undefined, tools: undefined });
+  const message = first.choices[0]?.message;
+  const history: ChatCompletionMessageParam[] = [{ role: 'assistant', content: message?.content, tool_calls: message?.tool_calls }];
+  const options: RequestOptions = { signal: undefined, timeout: undefined, maxRetries: undefined, headers: undefined };
+  await client.chat.completions.create({ model: 'gpt-4o-mini', messages: history, stream: undefined }, options);
+  await client.images.generate({ model: 'dall-e-3', prompt: 'x', size: undefined, n: undefined });
+  await client.embeddings.create({ model: 'text-embedding-3-small', input: 'x', dimensions: undefined });
+  await client.videos.generateAndWait({ model: 'vendor_video2', prompt: 'x', duration: 5, async: undefined }, { pollIntervalMs: undefined, onProgress: undefined });
+}
