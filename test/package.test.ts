@@ -29,4 +29,14 @@ describe('built package', () => {
     const out = run(script(`const { Gateway, NotFoundError, default: Default } = require('unified-gateway'); const { createMockGateway } = require('unified-gateway/testing');`), 'commonjs');
     expect(out).toBe('You said: pkg|true|true|function');
   });
+
+  it('is the Gateway class itself when required from CommonJS, named exports included', () => {
+    const out = run(
+      `const Gateway = require('unified-gateway');
+       const client = new Gateway({ apiKey: 'k', baseURL: 'https://x.example/v1' });
+       console.log([client instanceof Gateway, Gateway.Gateway === Gateway, Gateway.default === Gateway, typeof Gateway.toFile, typeof Gateway.NotFoundError, typeof client.chat.completions.create].join('|'));`,
+      'commonjs',
+    );
+    expect(out).toBe('true|true|true|function|function|function');
+  });
 });

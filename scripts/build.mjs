@@ -1,0 +1,46 @@
+// npm run build: builds dist/ with tsup when its inputs changed since the last build, and
+// says so in one line. `npm test`, `npm run demo` and every test:* script call it, so an
+// unchanged tree is built once, not once per script. `--force` rebuilds regardless.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const stampFile = join(root, '.tmp', 'build-stamp');
+const inputs = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js', 'dist/testing.cjs', 'dist/testing.d.ts'];
+
+function* files(path) {
+  if (!existsSync(path)) return;
+  if (statSync(path).isDirectory()) for (const entry of readdirSync(path).sort()) yield* files(join(path, entry));
+  else yield path;
+}
+
+const hash = createHash('sha256');
+for (const input of inputs) {
+  for (const file of files(join(root, input))) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+}
+const stamp = hash.digest('hex');
+const fresh = existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && outputs.every((o) => existsSync(join(root, o)));
+if (fresh && !process.argv.includes('--force')) {
+  console.log('build: dist/ is up to date');
+  process.exit(0);
+}
+
+const started = Date.now();
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+rmSync(stampFile, { force: true });
+try {
+  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--silent'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+} catch (error) {
+  // tsup reports type errors of the declaration build on stdout/stderr: show them.
+  process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
+  console.error('build: failed');
+  process.exit(1);
+}
+mkdirSync(join(root, '.tmp'), { recursive: true });
+writeFileSync(stampFile, stamp);
+const built = [...files(join(root, 'dist'))].filter((f) => /\.(c?js|d\.c?ts)$/.test(f));
+console.log(`build: dist/ rebuilt in ${((Date.now() - started) / 1000).toFixed(1)} s (${built.length} files)`);
