@@ -1,7 +1,10 @@
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageToolCall, CompletionUsage } from '../resources/chat/completions.types.js';
+import type { ChatCompletion, ChatCompletionChunk } from '../resources/chat/completions.types.js';
+import { composeReply, type Reply } from './chat-reply.js';
+import { scriptedReply, type MockChatReply } from './chat-script.js';
+import { isObject, type MockContext } from './context.js';
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+type Delta = ChatCompletionChunk['choices'][number]['delta'];
 
 /** A parameter problem the mock reports as 400 `invalid_request_error`. */
 export interface ParamProblem {
@@ -10,6 +13,12 @@ export interface ParamProblem {
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+const RANGES: Array<[string, number, number]> = [
+  ['temperature', 0, 2],
+  ['top_p', 0, 1],
+  ['presence_penalty', -2, 2],
+  ['frequency_penalty', -2, 2],
+];
 
 /** The gateway's own parameter checks for chat, independent of the SDK's. */
 export function checkChatParams(body: Json): ParamProblem | undefined {
@@ -17,18 +26,11 @@ export function checkChatParams(body: Json): ParamProblem | undefined {
   if (!Array.isArray(body.messages) || body.messages.length === 0) return { param: 'messages', message: "'messages' must be a non-empty array" };
   for (const [i, m] of body.messages.entries()) {
     if (!isObject(m) || typeof m.role !== 'string' || !ROLES.has(m.role)) return { param: `messages[${i}].role`, message: 'invalid role' };
-    const content = m.content;
-    if (m.role !== 'assistant' && typeof content !== 'string' && !Array.isArray(content)) {
+    if (m.role !== 'assistant' && typeof m.content !== 'string' && !Array.isArray(m.content)) {
       return { param: `messages[${i}].content`, message: 'content must be a string or an array of parts' };
     }
   }
-  const ranges: Array<[string, number, number]> = [
-    ['temperature', 0, 2],
-    ['top_p', 0, 1],
-    ['presence_penalty', -2, 2],
-    ['frequency_penalty', -2, 2],
-  ];
-  for (const [name, min, max] of ranges) {
+  for (const [name, min, max] of RANGES) {
     const v = body[name];
     if (v !== undefined && v !== null && (typeof v !== 'number' || v < min || v > max)) return { param: name, message: `${name} must be between ${min} and ${max}` };
   }
@@ -36,123 +38,70 @@ export function checkChatParams(body: Json): ParamProblem | undefined {
     const v = body[name];
     if (v !== undefined && v !== null && (!Number.isInteger(v) || (v as number) < 1)) return { param: name, message: `${name} must be an integer >= 1` };
   }
+  const format = body.response_format;
+  if (format === undefined || format === null) return undefined;
+  if (!isObject(format) || !['text', 'json_object', 'json_schema'].includes(String(format.type))) {
+    return { param: 'response_format.type', message: "response_format.type must be 'text', 'json_object' or 'json_schema'" };
+  }
+  const spec = format.json_schema;
+  if (format.type === 'json_schema' && !(isObject(spec) && typeof spec.name === 'string' && /^[\w-]{1,64}$/.test(spec.name))) {
+    return { param: 'response_format.json_schema.name', message: "json_schema.name is required: 1 to 64 letters, digits, '_' or '-'" };
+  }
   return undefined;
 }
 
-interface Reply {
-  content: string | null;
-  toolCalls: ChatCompletionMessageToolCall[] | undefined;
-  finishReason: 'stop' | 'length' | 'tool_calls';
-  usage: CompletionUsage;
+/** POST /chat/completions: the next scripted reply from `next`, else the deterministic one. */
+export function chat(ctx: MockContext, next: () => MockChatReply | undefined): Response {
+  const problem = checkChatParams(ctx.body);
+  if (problem) return ctx.invalid(problem.message, problem.param);
+  const bad = ctx.checkModel(ctx.body.model, 'chat', 'chat completions');
+  if (bad) return bad;
+  // Taken only now, so a request turned away above leaves the script for its retry.
+  const script = next();
+  const reply = script ? scriptedReply(script, (ctx.body.messages as unknown[]).filter(isObject), ctx.id) : composeReply(ctx.body, ctx.id);
+  const head = { id: `chatcmpl-mock-${ctx.id}`, created: Math.floor(ctx.now / 1000), model: String(ctx.body.model) };
+  if (ctx.body.stream === true) return ctx.sse(chatChunks(reply, head, ctx.body.stream_options).map((data) => ({ data })));
+  return ctx.reply(200, chatCompletion(reply, head, typeof ctx.body.n === 'number' ? ctx.body.n : 1));
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join(' ').trim();
+interface Head {
+  id: string;
+  created: number;
+  model: string;
 }
 
-function countImages(messages: Json[]): number {
-  let n = 0;
-  for (const m of messages) if (Array.isArray(m.content)) for (const p of m.content) if (isObject(p) && p.type === 'image_url') n++;
-  return n;
-}
-
-const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
-
-/** Fills a function's declared parameters from the user's words, so tool-call demos have plausible arguments. */
-function argumentsFor(parameters: unknown, userText: string): string {
-  const props = isObject(parameters) && isObject(parameters.properties) ? parameters.properties : {};
-  const args: Json = {};
-  for (const [name, schema] of Object.entries(props)) {
-    const type = isObject(schema) ? schema.type : undefined;
-    args[name] = type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : userText;
-  }
-  return JSON.stringify(args);
-}
-
-/** Decides the mock's deterministic reply to a conversation. */
-export function composeReply(body: Json, requestId: number): Reply {
-  const messages = (body.messages as Json[]).filter(isObject);
-  const last = messages[messages.length - 1] ?? {};
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-  const userText = textOf(lastUser?.content);
-  const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
-  const prompt_tokens = messages.reduce((n, m) => n + words(textOf(m.content)), 0) + 3 * messages.length;
-
-  if (tools.length > 0 && body.tool_choice !== 'none' && last.role !== 'tool') {
-    const forced = isObject(body.tool_choice) && isObject(body.tool_choice.function) ? body.tool_choice.function.name : undefined;
-    const tool = tools.find((t) => isObject(t.function) && (forced === undefined || t.function.name === forced)) ?? tools[0];
-    const fn = (isObject(tool?.function) ? tool.function : {}) as Json;
-    const call: ChatCompletionMessageToolCall = {
-      id: `call_${requestId}`,
-      type: 'function',
-      function: { name: String(fn.name ?? 'tool'), arguments: argumentsFor(fn.parameters, userText) },
-    };
-    return { content: null, toolCalls: [call], finishReason: 'tool_calls', usage: usage(prompt_tokens, 12) };
-  }
-
-  let text: string;
-  if (last.role === 'tool') text = `The tool returned: ${textOf(last.content)}`;
-  else {
-    const images = countImages(messages);
-    text = `${images ? `I see ${images} image${images > 1 ? 's' : ''}. ` : ''}You said: ${userText || '(nothing)'}`;
-  }
-  let finishReason: Reply['finishReason'] = 'stop';
-  const limit = typeof body.max_tokens === 'number' ? body.max_tokens : undefined;
-  const parts = text.split(' ');
-  if (limit !== undefined && parts.length > limit) {
-    text = parts.slice(0, limit).join(' ');
-    finishReason = 'length';
-  }
-  return { content: text, toolCalls: undefined, finishReason, usage: usage(prompt_tokens, words(text)) };
-}
-
-function usage(prompt: number, completion: number): CompletionUsage {
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-}
-
-/** The non-streaming response body. */
-export function chatCompletion(body: Json, requestId: number, created: number): ChatCompletion {
-  const n = typeof body.n === 'number' ? body.n : 1;
-  const reply = composeReply(body, requestId);
+function chatCompletion(reply: Reply, head: Head, n: number): ChatCompletion {
+  const message = { role: 'assistant' as const, content: reply.content, refusal: reply.refusal, ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}) };
   return {
-    id: `chatcmpl-mock-${requestId}`,
+    ...head,
     object: 'chat.completion',
-    created,
-    model: String(body.model),
-    choices: Array.from({ length: n }, (_, index) => ({
-      index,
-      message: { role: 'assistant' as const, content: reply.content, ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}) },
-      finish_reason: reply.finishReason,
-    })),
+    choices: Array.from({ length: n }, (_, index) => ({ index, message, finish_reason: reply.finishReason })),
     usage: reply.usage,
   };
 }
 
-/** The chunks of a streamed response: role, content word by word or tool-call fragments, finish, optional usage. */
-export function chatChunks(body: Json, requestId: number, created: number): ChatCompletionChunk[] {
-  const reply = composeReply(body, requestId);
-  const base = { id: `chatcmpl-mock-${requestId}`, object: 'chat.completion.chunk' as const, created, model: String(body.model) };
-  const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null): ChatCompletionChunk => ({
-    ...base,
+/** Splits after spaces, and after JSON punctuation not followed by one, so JSON streams in pieces too. */
+const pieces = (text: string) => text.split(/(?<= )|(?<=[,:{[])(?! )/);
+
+/** The chunks of a streamed reply: role, text piece by piece, tool-call fragments per index, finish, optional usage. */
+function chatChunks(reply: Reply, head: Head, streamOptions: unknown): ChatCompletionChunk[] {
+  const chunk = (delta: Delta, finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null): ChatCompletionChunk => ({
+    ...head,
+    object: 'chat.completion.chunk',
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
-  const chunks: ChatCompletionChunk[] = [chunk({ role: 'assistant', content: '' })];
-  if (reply.toolCalls) {
-    reply.toolCalls.forEach((call, index) => {
-      const args = call.function.arguments;
-      const half = Math.ceil(args.length / 2);
-      chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
-      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }));
-      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
-    });
-  } else {
-    const pieces = (reply.content ?? '').split(/(?<= )/);
-    for (const piece of pieces) chunks.push(chunk({ content: piece }));
-  }
+  // As OpenAI does: a refusal opens with `content: null`, anything else with `content: ''`.
+  const chunks = [chunk(reply.refusal === null ? { role: 'assistant', content: '' } : { role: 'assistant', content: null, refusal: '' })];
+  if (reply.content) for (const piece of pieces(reply.content)) chunks.push(chunk({ content: piece }));
+  if (reply.refusal) for (const piece of pieces(reply.refusal)) chunks.push(chunk({ refusal: piece }));
+  reply.toolCalls?.forEach((call, index) => {
+    const args = call.function.arguments;
+    const half = Math.ceil(args.length / 2);
+    chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
+    chunks.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }));
+    chunks.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
+  });
   chunks.push(chunk({}, reply.finishReason));
-  const options = body.stream_options;
-  if (isObject(options) && options.include_usage === true) chunks.push({ ...base, choices: [], usage: reply.usage });
+  if (isObject(streamOptions) && streamOptions.include_usage === true) chunks.push({ ...head, object: 'chat.completion.chunk', choices: [], usage: reply.usage });
   return chunks;
 }

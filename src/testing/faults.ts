@@ -1,3 +1,6 @@
+import { sleep } from '../internal/sleep.js';
+import { connectionDropped, CORS, errorBody, json } from './wire.js';
+
 /** Where and how often a scripted fault applies. */
 export interface FaultScope {
   /** Only requests to this path (relative to /v1, e.g. `chat/completions`). @default every path */
@@ -55,4 +58,34 @@ export function takeFault(queue: QueuedFault[], path: string): MockFault | undef
   entry.remaining -= 1;
   if (entry.remaining <= 0) queue.splice(index, 1);
   return entry.fault;
+}
+
+/** Plays a fault that replaces the response; returns undefined for faults that shape a stream instead. */
+export async function applyFault(fault: MockFault, request: Request, id: number, stallTimeoutMs: number): Promise<Response | undefined> {
+  switch (fault.type) {
+    case 'rate_limit': {
+      const headers: Record<string, string> = {};
+      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
+      return json(429, errorBody('Too many requests. Please reduce your request rate.', 'rate_limit_error', 'rate_limit_exceeded'), id, headers);
+    }
+    case 'insufficient_quota':
+      return json(429, errorBody('You exceeded your current quota.', 'insufficient_quota', 'insufficient_quota'), id);
+    case 'server_error':
+      return json(500, errorBody('The server had an error while processing your request.', 'server_error', 'server_error'), id);
+    case 'unavailable':
+      return json(503, errorBody('The service is temporarily unavailable.', 'server_error', null), id, fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {});
+    case 'status': {
+      const body = fault.body === undefined ? null : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
+      const type = typeof fault.body === 'string' ? 'text/plain' : 'application/json';
+      return new Response(body, { status: fault.status, headers: { 'content-type': type, 'x-request-id': `req_mock_${id}`, ...CORS, ...fault.headers } });
+    }
+    case 'disconnect':
+      throw connectionDropped();
+    case 'delay':
+      await sleep(Math.min(fault.ms, stallTimeoutMs), request.signal);
+      return undefined;
+    default:
+      return undefined;
+  }
 }

@@ -1,5 +1,7 @@
-export { createMockGateway, errorBody } from './mock-gateway.js';
+export { createMockGateway } from './mock-gateway.js';
 export type { MockGateway, MockGatewayOptions, MockRequestRecord } from './mock-gateway.js';
+export { errorBody } from './wire.js';
+export type { MockChatReply, MockToolCall } from './chat-script.js';
 export type { MockFault, FaultScope } from './faults.js';
 export { defaultModels } from './catalog.js';
 export type { MockModel, MockModelKind } from './catalog.js';

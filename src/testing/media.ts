@@ -52,13 +52,29 @@ function formFields(form: FormData): Record<string, unknown> {
   return out;
 }
 
-/** POST /images/edits (multipart/form-data) */
+/**
+ * A multipart form as it is logged: text fields as given, files as { name, type, size }. A
+ * repeated key, or one ending in `[]`, becomes an array so no value is lost.
+ */
+export function describeForm(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(form.keys())) {
+    const values = form.getAll(key).map((v) => (typeof v === 'string' ? v : { name: (v as File).name, type: v.type, size: v.size }));
+    out[key] = values.length > 1 || key.endsWith('[]') ? values : values[0];
+  }
+  return out;
+}
+
+/** POST /images/edits (multipart/form-data): one or several files under `image` or `image[]`, as OpenAI clients send them. */
 export function editImages(ctx: MockContext): Response {
   if (!ctx.form) return ctx.invalid('images/edits takes multipart/form-data', null);
   const fields = formFields(ctx.form);
   const bad = ctx.checkModel(fields.model, 'image', 'image edits');
   if (bad) return bad;
-  if (!(fields.image instanceof Blob) || fields.image.size === 0) return ctx.invalid('image is required: a non-empty file', 'image');
+  const files = [...ctx.form.getAll('image'), ...ctx.form.getAll('image[]')];
+  if (files.length === 0 || files.some((f) => typeof f === 'string' || f.size === 0)) {
+    return ctx.invalid("image is required: one or more non-empty files under 'image' or 'image[]'", 'image');
+  }
   if (fields.mask !== undefined && !(fields.mask instanceof Blob)) return ctx.invalid('mask must be a file', 'mask');
   if (typeof fields.prompt !== 'string' || !fields.prompt) return ctx.invalid('prompt is required', 'prompt');
   return checkImageParams(ctx, fields) ?? images(ctx, fields, fields.prompt);
@@ -104,3 +120,16 @@ export function mockFile(path: string): Response {
   return new Response('not found', { status: 404 });
 }
 
+
+/**
+ * A `data:` URL decoded as fetch would. The openai client probes the fetch it is given with
+ * `fetch('data:,')`; answering it here keeps the probe out of the request log.
+ */
+export function dataUrl(href: string): Response {
+  const comma = href.indexOf(',');
+  const meta = href.slice('data:'.length, comma < 0 ? undefined : comma);
+  const payload = comma < 0 ? '' : decodeURIComponent(href.slice(comma + 1));
+  const base64 = meta.endsWith(';base64');
+  const bytes = base64 ? Uint8Array.from(atob(payload), (c) => c.charCodeAt(0)) : new TextEncoder().encode(payload);
+  return new Response(bytes, { headers: { 'content-type': (base64 ? meta.slice(0, -';base64'.length) : meta) || 'text/plain;charset=US-ASCII' } });
+}

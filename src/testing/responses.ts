@@ -1,4 +1,5 @@
 import { countWords, isObject, outOfRange, type MockContext } from './context.js';
+import { sampleFromSchema } from './json-schema.js';
 
 function inputText(input: unknown): string {
   if (typeof input === 'string') return input;
@@ -26,7 +27,7 @@ export function responses(ctx: MockContext): Response {
   const reply = `You said: ${text}`;
   const item =
     tools.length > 0 && body.tool_choice !== 'none' && !answered
-      ? { type: 'function_call', id: `fc_${ctx.id}`, call_id: `call_${ctx.id}`, name: String(tools[0]?.name ?? 'tool'), arguments: JSON.stringify({ input: text }), status: 'completed' }
+      ? { type: 'function_call', id: `fc_${ctx.id}`, call_id: `call_${ctx.id}`, name: String(tools[0]?.name ?? 'tool'), arguments: JSON.stringify(sampleFromSchema(tools[0]?.parameters ?? { type: 'object', properties: {} }, text)), status: 'completed' }
       : { type: 'message', id: `msg_${ctx.id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply, annotations: [] }] };
   const usage = { input_tokens: countWords(text), output_tokens: countWords(reply), total_tokens: countWords(text) + countWords(reply) };
   const base = { id, object: 'response', created_at: Math.floor(ctx.now / 1000), model: body.model, error: null, incomplete_details: null };

@@ -87,7 +87,8 @@ describe('videos.create and retrieve', () => {
 
 describe('videos.generateAndWait', () => {
   it('resolves with the completed task, reporting progress', async () => {
-    const { client } = mockClient({ videoStepMs: 10 });
+    // Processing lasts from 50 to 100 ms: polls every 5 ms see it even on a loaded machine.
+    const { client } = mockClient({ videoStepMs: 50 });
     const seen: string[] = [];
     const done = await client.videos.generateAndWait(params, { pollIntervalMs: 5, onProgress: (t) => seen.push(t.status) });
     expect(done.status).toBe('completed');

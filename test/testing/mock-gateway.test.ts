@@ -57,7 +57,8 @@ describe('gateway behaviour (mock.fetch)', () => {
     const first = await client.chat.completions.create({ ...chat, tools });
     const call = first.choices[0]?.message.tool_calls?.[0];
     expect(first.choices[0]?.finish_reason).toBe('tool_calls');
-    expect(call?.function).toEqual({ name: 'get_weather', arguments: '{"city":"hello mock"}' });
+    // "hello mock" names no place, so the city falls back to the mock's default.
+    expect(call?.function).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
     const second = await client.chat.completions.create({
       ...chat,
       tools,

@@ -1,0 +1,90 @@
+import OpenAI from 'openai';
+import { describe, expect, it, vi } from 'vitest';
+import { Gateway, InternalServerError } from '../../src/index.js';
+import { createMockGateway, type MockChatReply, type MockGateway } from '../../src/testing/index.js';
+
+const KEY = 'test-key';
+const BASE = 'http://mock.local/v1';
+const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hello mock' }] };
+const client = (mock: MockGateway, maxRetries = 0) => new Gateway({ apiKey: KEY, baseURL: BASE, fetch: mock.fetch, maxRetries });
+const contentOf = async (mock: MockGateway) => (await client(mock).chat.completions.create(chat)).choices[0]?.message.content;
+
+describe('mock.script', () => {
+  it('plays scripted replies in order, streamed or not, then resumes the deterministic replies', async () => {
+    const mock = createMockGateway();
+    mock.script([{ content: 'first' }, { content: 'second, streamed' }]);
+    mock.script({ content: 'third', finishReason: 'length' });
+    expect(await contentOf(mock)).toBe('first');
+    const stream = await client(mock).chat.completions.create({ ...chat, stream: true });
+    expect((await stream.finalChatCompletion()).choices[0]?.message.content).toBe('second, streamed');
+    const third = await client(mock).chat.completions.create(chat);
+    expect(third.choices[0]).toMatchObject({ message: { content: 'third' }, finish_reason: 'length' });
+    expect(await contentOf(mock)).toBe('You said: hello mock');
+  });
+
+  it('sends several tool calls as parallel calls, on separate stream indexes', async () => {
+    const mock = createMockGateway();
+    const reply: MockChatReply = { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }, { name: 'get_time', arguments: {}, id: 'call_time' }] };
+    mock.script([reply, reply]);
+    const res = await client(mock).chat.completions.create(chat);
+    expect(res.choices[0]).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: {
+        content: null,
+        tool_calls: [
+          { id: 'call_1_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          { id: 'call_time', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+        ],
+      },
+    });
+    const stream = await client(mock).chat.completions.create({ ...chat, stream: true });
+    const indexes = new Set<number>();
+    for await (const chunk of stream) for (const call of chunk.choices[0]?.delta.tool_calls ?? []) indexes.add(call.index);
+    expect([...indexes]).toEqual([0, 1]);
+  });
+
+  it('sends string arguments verbatim, invalid JSON included', async () => {
+    const mock = createMockGateway({ script: [{ toolCalls: [{ name: 'get_weather', arguments: '{"city":' }] }] });
+    const res = await client(mock).chat.completions.create(chat);
+    expect(res.choices[0]?.message.tool_calls?.[0]?.function.arguments).toBe('{"city":');
+  });
+
+  it('sends a scripted refusal, streamed as delta.refusal', async () => {
+    const mock = createMockGateway({ script: [{ refusal: 'No.' }, { refusal: 'Not that either.' }] });
+    expect((await client(mock).chat.completions.create(chat)).choices[0]?.message).toMatchObject({ content: null, refusal: 'No.' });
+    const stream = await client(mock).chat.completions.create({ ...chat, stream: true });
+    const refusal: string[] = [];
+    for await (const chunk of stream) if (chunk.choices[0]?.delta.refusal) refusal.push(chunk.choices[0].delta.refusal);
+    expect(refusal.join('')).toBe('Not that either.');
+  });
+
+  it('keeps the reply for the request the mock answers: faults, bad keys and unknown models take none', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const mock = createMockGateway({ script: [{ content: 'scripted' }], faults: [{ type: 'server_error', path: 'chat/completions' }] });
+    await expect(client(mock).chat.completions.create(chat)).rejects.toBeInstanceOf(InternalServerError);
+    await expect(client(mock).chat.completions.create({ ...chat, model: 'nope' })).rejects.toMatchObject({ status: 404 });
+    await expect(new Gateway({ apiKey: 'wrong', baseURL: BASE, fetch: mock.fetch, maxRetries: 0 }).chat.completions.create(chat)).rejects.toMatchObject({ status: 401 });
+    expect(await contentOf(mock)).toBe('scripted');
+  });
+
+  it('is cleared by reset()', async () => {
+    const mock = createMockGateway({ script: [{ content: 'first' }, { content: 'second' }] });
+    expect(await contentOf(mock)).toBe('first');
+    mock.reset();
+    expect(await contentOf(mock)).toBe('You said: hello mock');
+  });
+
+  it("drives the official openai client's runTools through parallel calls to a final answer", async () => {
+    const mock = createMockGateway();
+    mock.script([{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }, { name: 'get_weather', arguments: { city: 'Rome' } }] }, { content: 'Oslo is cold, Rome is warm.' }]);
+    const openai = new OpenAI({ apiKey: KEY, baseURL: BASE, fetch: mock.fetch, maxRetries: 0 });
+    const weather = vi.fn(({ city }: { city: string }) => (city === 'Oslo' ? '2°C' : '24°C'));
+    const runner = openai.chat.completions.runTools({
+      ...chat,
+      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather in a city', function: weather, parse: (s: string) => JSON.parse(s) as { city: string }, parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+    });
+    expect(await runner.finalContent()).toBe('Oslo is cold, Rome is warm.');
+    expect(weather.mock.calls.map(([args]) => args)).toEqual([{ city: 'Oslo' }, { city: 'Rome' }]);
+    expect(mock.requests.at(-1)?.body).toMatchObject({ messages: [{}, { role: 'assistant' }, { role: 'tool', content: '2°C' }, { role: 'tool', content: '24°C' }] });
+  });
+});
