@@ -2,7 +2,7 @@
 import { Gateway, VideoTaskFailedError } from 'unified-gateway';
 
 const client = new Gateway();
-const model = (process.env.GATEWAY_VIDEO_MODEL ?? 'vendor_video2-landscape') as 'vendor_video2-landscape';
+const model = process.env.GATEWAY_VIDEO_MODEL ?? 'vendor_video2-landscape'; // any video model id the gateway lists
 // Against the mock gateway tasks finish in milliseconds; against the real one polls follow
 // the advised 5-10 s (5/10 s videos) or 15-30 s (15/20 s videos).
 const pollIntervalMs = process.env.GATEWAY_DEMO_MOCK ? 50 : undefined;

@@ -11,7 +11,7 @@ export interface MockToolCall {
    */
   arguments: string | Record<string, unknown>;
   /** @default `call_<request number>_<index>` */
-  id?: string;
+  id?: string | undefined;
 }
 
 /**
@@ -26,13 +26,13 @@ export interface MockToolCall {
  */
 export interface MockChatReply {
   /** The message text. @default null with `toolCalls` or `refusal`, else '' */
-  content?: string;
+  content?: string | undefined;
   /** Sets `message.refusal` (streamed as `delta.refusal`). */
-  refusal?: string;
+  refusal?: string | undefined;
   /** Several calls make parallel tool calls in one message (separate stream indexes). */
-  toolCalls?: MockToolCall[];
+  toolCalls?: MockToolCall[] | undefined;
   /** @default 'tool_calls' with `toolCalls`, else 'stop' */
-  finishReason?: string;
+  finishReason?: string | undefined;
 }
 
 /** A scripted reply as the mock sends it; `max_tokens` does not cut it. */

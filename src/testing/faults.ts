@@ -4,9 +4,9 @@ import { connectionDropped, CORS, errorBody, json } from './wire.js';
 /** Where and how often a scripted fault applies. */
 export interface FaultScope {
   /** Only requests to this path (relative to /v1, e.g. `chat/completions`). @default every path */
-  path?: string;
+  path?: string | undefined;
   /** How many matching requests it applies to. @default 1 */
-  times?: number;
+  times?: number | undefined;
 }
 
 /**
@@ -18,8 +18,8 @@ export type MockFault = FaultScope &
     | {
         /** 429 too many requests, with `Retry-After` (seconds) and/or `retry-after-ms`. */
         type: 'rate_limit';
-        retryAfter?: number | string;
-        retryAfterMs?: number;
+        retryAfter?: number | string | undefined;
+        retryAfterMs?: number | undefined;
       }
     | { /** 429 with code `insufficient_quota`. */ type: 'insufficient_quota' }
     | { /** 500 `server_error`. */ type: 'server_error' }
@@ -29,7 +29,7 @@ export type MockFault = FaultScope &
         type: 'status';
         status: number;
         body?: unknown;
-        headers?: Record<string, string>;
+        headers?: Record<string, string> | undefined;
       }
     | { /** The connection drops before any response (fetch rejects; a served socket is destroyed). */ type: 'disconnect' }
     | { /** The response is held back `ms` before it is sent (for timeouts). Aborting the request ends the wait. */ type: 'delay'; ms: number }
@@ -38,7 +38,7 @@ export type MockFault = FaultScope &
         /** A stream stops sending after this many frames and stays open (bounded by `stallTimeoutMs`), optionally sending `: PING` comments. */
         type: 'stall';
         afterFrames: number;
-        pingEveryMs?: number;
+        pingEveryMs?: number | undefined;
       }
     | { /** Every SSE frame is delayed this many ms. */ type: 'slow_stream'; frameDelayMs: number }
     | { /** A stream closes normally but never sends `data: [DONE]`. */ type: 'no_done' }

@@ -13,23 +13,23 @@ import { CORS, errorBody, json, sse } from './wire.js';
 /** Options for {@link createMockGateway}. */
 export interface MockGatewayOptions {
   /** The only key accepted as `Authorization: Bearer <key>`. @default 'test-key' */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The model catalogue. @default a handful of common chat, embedding and image ids */
-  models?: MockModel[];
+  models?: MockModel[] | undefined;
   /** Faults queued from the start, as if passed to `inject` one by one. */
-  faults?: MockFault[];
+  faults?: MockFault[] | undefined;
   /** Delay between SSE frames, in ms. @default 0 */
-  frameDelayMs?: number;
+  frameDelayMs?: number | undefined;
   /** Upper bound on how long a `stall` or `delay` fault holds a request open, in ms. @default 30_000 */
-  stallTimeoutMs?: number;
+  stallTimeoutMs?: number | undefined;
   /**
    * The time scale of video tasks, in ms: a task is `pending` for one step, then
    * `processing` for one step per 5 s of video, then `completed` (or `failed` when its
    * prompt contains "fail"). @default 1_000
    */
-  videoStepMs?: number;
+  videoStepMs?: number | undefined;
   /** Chat replies ({@link MockChatReply}) queued from the start, as if passed to `script`. */
-  script?: MockChatReply[];
+  script?: MockChatReply[] | undefined;
 }
 
 /** One request the mock received. The Authorization header is reduced to whether it matched. */

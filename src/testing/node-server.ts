@@ -3,9 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Where `listen()` binds. Only loopback addresses are accepted. */
 export interface ServeOptions {
   /** @default 0 (a free port) */
-  port?: number;
+  port?: number | undefined;
   /** @default '127.0.0.1' */
-  host?: '127.0.0.1' | 'localhost' | '::1';
+  host?: '127.0.0.1' | 'localhost' | '::1' | undefined;
 }
 
 /** A running server. */
@@ -64,7 +64,7 @@ async function respond(handler: Handler, host: string, req: IncomingMessage, res
     const request = new Request(`http://${req.headers.host ?? host}${req.url ?? '/'}`, {
       method: req.method ?? 'GET',
       headers,
-      body: hasBody ? Buffer.concat(chunks) : undefined,
+      body: hasBody ? Buffer.concat(chunks) : null,
       signal: aborter.signal,
     });
     const response = await handler(request);

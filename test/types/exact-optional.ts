@@ -2,6 +2,7 @@
 // optional fields take an explicit `undefined`, as values read from the environment or from
 // an earlier reply often are.
 import { Gateway, type ChatCompletionMessageParam, type RequestOptions } from 'unified-gateway';
+import { createMockGateway } from 'unified-gateway/testing';
 
 const maybe = (): string | undefined => undefined;
 const client = new Gateway({ apiKey: maybe(), baseURL: process.env.GATEWAY_BASE_URL, backupBaseURL: maybe(), timeout: undefined, hooks: { onRetry: undefined } });
@@ -16,3 +17,5 @@ export async function reply(): Promise<void> {
   await client.embeddings.create({ model: 'text-embedding-3-small', input: 'x', dimensions: undefined });
   await client.videos.generateAndWait({ model: 'vendor_video2', prompt: 'x', duration: 5, async: undefined }, { pollIntervalMs: undefined, onProgress: undefined });
 }
+
+export const mock = createMockGateway({ apiKey: maybe(), videoStepMs: undefined, faults: [{ type: 'rate_limit', retryAfter: undefined, path: undefined }] });
