@@ -26,8 +26,8 @@ const entry = Object.keys(outputs).find((p) => outputs[p].entryPoint?.endsWith('
 
 // The chunks a chat call loads: static imports always; of the dynamic imports, only those
 // chat.completions.create makes: its schema, and for a stream the SSE reader and stream class.
-const CHAT_SCHEMA = ['src/resources/chat/completions.schema.ts'];
-const CHAT_STREAM = [...CHAT_SCHEMA, 'src/resources/chat/chat-completion-stream.ts', 'src/core/streaming.ts'];
+const CHAT_SCHEMA = ['src/resources/chat/completions/schema.ts'];
+const CHAT_STREAM = [...CHAT_SCHEMA, 'src/resources/chat/completions/stream.ts', 'src/core/streaming.ts'];
 const reach = (wanted) => {
   const seen = new Set();
   const visit = (path) => {

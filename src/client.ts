@@ -9,12 +9,12 @@ import { isBrowserLike, readEnv } from './internal/env.js';
 import { Redactor } from './internal/redact.js';
 import { Audio } from './resources/audio/index.js';
 import { Chat } from './resources/chat/index.js';
-import { Completions } from './resources/completions.js';
-import { Embeddings } from './resources/embeddings.js';
-import { Images } from './resources/images.js';
-import { Models } from './resources/models.js';
-import { Responses } from './resources/responses.js';
-import { VideoTaskFailedError, VideoTaskNotFoundError, Videos } from './resources/videos.js';
+import { Completions } from './resources/completions/index.js';
+import { Embeddings } from './resources/embeddings/index.js';
+import { Images } from './resources/images/index.js';
+import { Models } from './resources/models/index.js';
+import { Responses } from './resources/responses/index.js';
+import { VideoTaskFailedError, VideoTaskNotFoundError, Videos } from './resources/videos/index.js';
 
 /**
  * Options for {@link Gateway}. Every field is optional when its environment variable is set.

@@ -25,9 +25,9 @@ export {
 } from './core/errors.js';
 export { toFile } from './core/to-file.js';
 export type { ReadStreamLike, ToFileOptions, Uploadable } from './core/uploads.js';
-export type { ChatCompletionStream } from './resources/chat/chat-completion-stream.js';
+export type { ChatCompletionStream } from './resources/chat/completions/stream.js';
 export type { Chat } from './resources/chat/index.js';
-export type { Completions as ChatCompletions } from './resources/chat/completions.js';
+export type { Completions as ChatCompletions } from './resources/chat/completions/index.js';
 export type {
   ChatCompletion,
   ChatCompletionAssistantMessageParam,
@@ -55,10 +55,13 @@ export type {
   ChatCompletionUserMessageParam,
   CompletionUsage,
   ResponseFormat,
-} from './resources/chat/completions.types.js';
-export type { Model, ModelList, Models } from './resources/models.js';
+} from './resources/chat/completions/types.js';
+export type { Models } from './resources/models/index.js';
+export type { Model, ModelList } from './resources/models/types.js';
 export type { Audio } from './resources/audio/index.js';
-export type { Transcription, TranscriptionCreateParams, Transcriptions, TranscriptionVerbose } from './resources/audio/transcriptions.js';
+export type { Transcriptions } from './resources/audio/transcriptions/index.js';
+export type { Transcription, TranscriptionCreateParams, TranscriptionVerbose } from './resources/audio/transcriptions/types.js';
+export type { Completions } from './resources/completions/index.js';
 export type {
   Completion,
   CompletionChoice,
@@ -66,13 +69,14 @@ export type {
   CompletionCreateParamsBase,
   CompletionCreateParamsNonStreaming,
   CompletionCreateParamsStreaming,
-  Completions,
-} from './resources/completions.js';
-export type { CreateEmbeddingResponse, Embedding, EmbeddingCreateParams, Embeddings } from './resources/embeddings.js';
-export type { ImageModel, ImageSize, ImageSizeFor, KnownImageModel } from './resources/image-sizes.js';
-export type { Image, ImageEditParams, ImageGenerateParams, Images, ImagesResponse } from './resources/images.js';
-export type { ResponseStream } from './resources/response-stream.js';
-export type { Responses } from './resources/responses.js';
+} from './resources/completions/types.js';
+export type { Embeddings } from './resources/embeddings/index.js';
+export type { CreateEmbeddingResponse, Embedding, EmbeddingCreateParams } from './resources/embeddings/types.js';
+export type { ImageModel, ImageSize, ImageSizeFor, KnownImageModel } from './resources/images/sizes.js';
+export type { Images } from './resources/images/index.js';
+export type { Image, ImageEditParams, ImageGenerateParams, ImagesResponse } from './resources/images/types.js';
+export type { ResponseStream } from './resources/responses/stream.js';
+export type { Responses } from './resources/responses/index.js';
 export type {
   Response,
   ResponseCreateParams,
@@ -88,8 +92,8 @@ export type {
   ResponseOutputMessage,
   ResponseOutputText,
   ResponseStreamEvent,
-} from './resources/responses.types.js';
-export { VideoTaskFailedError, VideoTaskNotFoundError, VIDEO_TASK_TTL_MS, videoPrices, videoTaskState } from './resources/videos.js';
-export type { VideoTaskState } from './resources/videos.js';
-export type { Videos } from './resources/videos.js';
-export type { VideoCreateParams, VideoDuration, VideoModel, VideoTask, VideoTaskStatus, VideoWaitOptions } from './resources/videos.types.js';
+} from './resources/responses/types.js';
+export { VideoTaskFailedError, VideoTaskNotFoundError, VIDEO_TASK_TTL_MS, videoPrices, videoTaskState } from './resources/videos/index.js';
+export type { VideoTaskState } from './resources/videos/index.js';
+export type { Videos } from './resources/videos/index.js';
+export type { VideoCreateParams, VideoDuration, VideoModel, VideoTask, VideoTaskStatus, VideoWaitOptions } from './resources/videos/types.js';

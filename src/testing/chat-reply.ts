@@ -1,4 +1,4 @@
-import type { ChatCompletionFinishReason, ChatCompletionMessageToolCall, CompletionUsage } from '../resources/chat/completions.types.js';
+import type { ChatCompletionFinishReason, ChatCompletionMessageToolCall, CompletionUsage } from '../resources/chat/completions/types.js';
 import { countWords, isObject } from './context.js';
 import { sampleFromSchema } from './json-schema.js';
 

@@ -1,4 +1,4 @@
-import type { ChatCompletionMessageToolCall } from '../resources/chat/completions.types.js';
+import type { ChatCompletionMessageToolCall } from '../resources/chat/completions/types.js';
 import { usageOf, type Reply } from './chat-reply.js';
 
 /** One tool call in a scripted reply ({@link MockChatReply}). */

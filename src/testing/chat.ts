@@ -1,4 +1,4 @@
-import type { ChatCompletion, ChatCompletionChunk } from '../resources/chat/completions.types.js';
+import type { ChatCompletion, ChatCompletionChunk } from '../resources/chat/completions/types.js';
 import { composeReply, type Reply } from './chat-reply.js';
 import { scriptedReply, type MockChatReply } from './chat-script.js';
 import { isObject, type MockContext } from './context.js';

@@ -1,5 +1,5 @@
 import { APIResource, type APIClient } from '../../core/resource.js';
-import { Transcriptions } from './transcriptions.js';
+import { Transcriptions } from './transcriptions/index.js';
 
 /** `client.audio` */
 export class Audio extends APIResource {

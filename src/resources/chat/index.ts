@@ -1,6 +1,6 @@
 import { APIResource } from '../../core/resource.js';
 import type { APIClient } from '../../core/resource.js';
-import { Completions } from './completions.js';
+import { Completions } from './completions/index.js';
 
 /** `client.chat` */
 export class Chat extends APIResource {

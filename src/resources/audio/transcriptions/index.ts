@@ -1,0 +1,32 @@
+import type { RequestOptions } from '../../../core/request.js';
+import { APIResource } from '../../../core/resource.js';
+import { claimStreams } from '../../../core/claim-streams.js';
+import { lazy } from '../../../internal/lazy.js';
+import type { TranscriptionCreateParams, Transcription, TranscriptionVerbose } from './types.js';
+
+/** The schema (and zod) load with the first call; see core/resource.ts. */
+const loadSchema = lazy(() => import('./schema.js'));
+
+/** `client.audio.transcriptions`: speech to text. */
+export class Transcriptions extends APIResource {
+  /**
+   * Transcribes an audio file (multipart upload). With `response_format` `text`, `srt` or
+   * `vtt` it resolves to the transcript as a string; with `verbose_json` to a
+   * {@link TranscriptionVerbose}; otherwise to a {@link Transcription}.
+   * @example
+   * const { text } = await client.audio.transcriptions.create({ model: 'whisper-1', file: createReadStream('talk.mp3') });
+   */
+  create(body: TranscriptionCreateParams & { response_format?: 'json' | null }, options?: RequestOptions): Promise<Transcription>;
+  create(body: TranscriptionCreateParams & { response_format: 'verbose_json' }, options?: RequestOptions): Promise<TranscriptionVerbose>;
+  create(body: TranscriptionCreateParams & { response_format: 'text' | 'srt' | 'vtt' }, options?: RequestOptions): Promise<string>;
+  create(body: TranscriptionCreateParams, options?: RequestOptions): Promise<Transcription | TranscriptionVerbose | string>;
+  async create(body: TranscriptionCreateParams, options?: RequestOptions): Promise<Transcription | TranscriptionVerbose | string> {
+    claimStreams([body?.file]);
+    await this._check(loadSchema, body);
+    const { file, ...fields } = body;
+    const { encodeMultipart, resolveFiles } = await import('../../../core/multipart.js');
+    const form = encodeMultipart({ ...fields, ...(await resolveFiles({ file })) });
+    const asText = body.response_format === 'text' || body.response_format === 'srt' || body.response_format === 'vtt';
+    return this._request({ method: 'POST', path: 'audio/transcriptions', form, responseType: asText ? 'text' : 'json' }, options);
+  }
+}

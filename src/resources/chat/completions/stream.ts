@@ -1,0 +1,105 @@
+import { Stream } from '../../../core/streaming.js';
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionMessageToolCall } from './types.js';
+
+/**
+ * The stream returned by `chat.completions.create({ stream: true })`. Besides iteration it
+ * can await the whole reply with {@link ChatCompletionStream.finalChatCompletion}.
+ */
+export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
+  #accumulator = new ChatCompletionAccumulator();
+  #final: Promise<ChatCompletion> | undefined;
+
+  /** @internal */
+  override _observe(chunk: ChatCompletionChunk): void {
+    this.#accumulator.add(chunk);
+  }
+
+  /**
+   * Consumes what is left of the stream and resolves to the accumulated completion:
+   * content and tool-call deltas merged per choice, finish reasons, and usage when sent.
+   * Chunks already read with `for await` are included. Rejects with the stream's error.
+   * @example
+   * const stream = await client.chat.completions.create({ model, messages, stream: true });
+   * const completion = await stream.finalChatCompletion();
+   */
+  finalChatCompletion(): Promise<ChatCompletion> {
+    this.#final ??= this.drain().then(() => this.#accumulator.result());
+    return this.#final;
+  }
+}
+
+/**
+ * Text built from many small deltas. Appending to a string makes a rope of one node per
+ * delta, tens of bytes each; every 1,024 deltas are joined into one flat block instead, so
+ * memory follows the text's length rather than the number of chunks.
+ */
+class TextBuffer {
+  /** Flat strings of 1,024 deltas each. */
+  #blocks: string[] = [];
+  #parts: string[] = [];
+  push(text: string): void {
+    this.#parts.push(text);
+    if (this.#parts.length === 1024) {
+      this.#blocks.push(this.#parts.join(''));
+      this.#parts = [];
+    }
+  }
+  toString(): string {
+    return this.#blocks.join('') + this.#parts.join('');
+  }
+}
+
+type TextField = 'content' | 'refusal' | 'reasoning_content';
+const TEXT_FIELDS: readonly TextField[] = ['content', 'refusal', 'reasoning_content'];
+
+/** Merges chunks into one {@link ChatCompletion}. */
+export class ChatCompletionAccumulator {
+  #completion: ChatCompletion = { id: '', object: 'chat.completion', created: 0, model: '', choices: [] };
+  /** Per choice index, the text fields seen so far. */
+  #text: Array<Partial<Record<TextField, TextBuffer>>> = [];
+
+  add(chunk: ChatCompletionChunk): void {
+    const c = this.#completion;
+    c.id ||= chunk.id;
+    c.created ||= chunk.created;
+    c.model ||= chunk.model;
+    if (chunk.system_fingerprint) c.system_fingerprint = chunk.system_fingerprint;
+    if (chunk.usage) c.usage = chunk.usage;
+    for (const part of chunk.choices ?? []) {
+      const choice: ChatCompletionChoice = (c.choices[part.index] ??= {
+        index: part.index,
+        message: { role: 'assistant', content: null },
+        finish_reason: null,
+      });
+      const { delta } = part;
+      const text = (this.#text[part.index] ??= {});
+      for (const field of TEXT_FIELDS) {
+        const value = delta?.[field];
+        if (value) (text[field] ??= new TextBuffer()).push(value);
+      }
+      for (const fragment of delta?.tool_calls ?? []) {
+        const calls = (choice.message.tool_calls ??= []);
+        const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+        if (fragment.id) call.id = fragment.id;
+        // Some backends repeat the whole name in every delta instead of sending it once.
+        const name = fragment.function?.name;
+        if (name && name !== call.function.name) call.function.name += name;
+        if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
+      }
+      if (part.finish_reason) choice.finish_reason = part.finish_reason;
+      if (part.logprobs) choice.logprobs = part.logprobs;
+    }
+  }
+
+  /** The completion so far; choices missing from the stream are dropped from the array. */
+  result(): ChatCompletion {
+    const c = this.#completion;
+    const choices = c.choices.filter(Boolean).map((choice) => {
+      const message = { ...choice.message };
+      const text = this.#text[choice.index] ?? {};
+      for (const field of TEXT_FIELDS) if (text[field]) message[field] = String(text[field]);
+      return { ...choice, message };
+    });
+    return { ...c, choices };
+  }
+}

@@ -1,0 +1,33 @@
+import type { RequestOptions } from '../../core/request.js';
+import { APIResource } from '../../core/resource.js';
+import { lazy } from '../../internal/lazy.js';
+import type { EmbeddingCreateParams, CreateEmbeddingResponse } from './types.js';
+
+/** The schema (and zod) load with the first call; see core/resource.ts. */
+const loadSchema = lazy(() => import('./schema.js'));
+/** The base64 decoder loads with the first base64 answer. */
+const loadDecoder = lazy(() => import('./decode.js'));
+
+/** `client.embeddings`: text to vectors. */
+export class Embeddings extends APIResource {
+  /**
+   * Creates embeddings for one text or many. Unless you ask for `encoding_format: 'base64'`,
+   * vectors are fetched base64-encoded (about a third of the bytes of JSON floats) and
+   * decoded to `number[]` for you; a server that answers with floats is read as is.
+   * @example
+   * const { data } = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'] });
+   * console.log(data[0]?.embedding.length);
+   */
+  create(body: EmbeddingCreateParams & { encoding_format: 'base64' }, options?: RequestOptions): Promise<CreateEmbeddingResponse<string>>;
+  create(body: EmbeddingCreateParams & { encoding_format?: 'float' }, options?: RequestOptions): Promise<CreateEmbeddingResponse>;
+  create(body: EmbeddingCreateParams, options?: RequestOptions): Promise<CreateEmbeddingResponse<number[] | string>>;
+  async create(body: EmbeddingCreateParams, options?: RequestOptions): Promise<CreateEmbeddingResponse<number[] | string>> {
+    await this._check(loadSchema, body);
+    const wantsRaw = body.encoding_format === 'base64';
+    const res = await this._post<CreateEmbeddingResponse<number[] | string>>('embeddings', { ...body, encoding_format: body.encoding_format ?? 'base64' }, options);
+    if (wantsRaw || !res.data.some((item) => typeof item.embedding === 'string')) return res;
+    const { decodeFloat32 } = await loadDecoder();
+    for (const item of res.data) if (typeof item.embedding === 'string') item.embedding = decodeFloat32(item.embedding);
+    return res;
+  }
+}

@@ -1,0 +1,41 @@
+import type { RequestOptions } from '../../core/request.js';
+import { APIResource } from '../../core/resource.js';
+import { claimStreams } from '../../core/claim-streams.js';
+import { lazy } from '../../internal/lazy.js';
+import type { ImageModel } from './sizes.js';
+import type { ImageGenerateParams, ImageEditParams, ImagesResponse } from './types.js';
+
+/** The schemas (and zod) load with the first call; see core/resource.ts. */
+const loadGenerateSchema = lazy(() => import('./schema.js').then((m) => ({ check: m.checkGenerate })));
+const loadEditSchema = lazy(() => import('./schema.js').then((m) => ({ check: m.checkEdit })));
+
+/** `client.images`: generation and editing. */
+export class Images extends APIResource {
+  /**
+   * Generates images from a prompt. `size` is checked against the sizes the gateway
+   * documents for known models (see `imageSizesByModel`); other models pass unchecked.
+   * @example
+   * const { data } = await client.images.generate({ model: 'dall-e-3', prompt: 'A lighthouse at dawn', size: '1792x1024' });
+   * console.log(data[0]?.url);
+   */
+  async generate<M extends ImageModel>(body: ImageGenerateParams<M>, options?: RequestOptions): Promise<ImagesResponse> {
+    await this._check(loadGenerateSchema, body);
+    return this._post<ImagesResponse>('images/generations', body, options);
+  }
+
+  /**
+   * Edits an image (multipart upload): `image` and the optional `mask` accept a Blob/File,
+   * bytes, a fetch Response or an fs.ReadStream. The upload is built once, so retries and
+   * failover resend it whole.
+   * @example
+   * const { data } = await client.images.edit({ model: 'dall-e-2', image: await toFile(bytes, 'cat.png'), prompt: 'Add a hat' });
+   */
+  async edit<M extends ImageModel>(body: ImageEditParams<M>, options?: RequestOptions): Promise<ImagesResponse> {
+    claimStreams([body?.image, body?.mask]);
+    await this._check(loadEditSchema, body);
+    const { image, mask, ...fields } = body;
+    const { encodeMultipart, resolveFiles } = await import('../../core/multipart.js');
+    const form = encodeMultipart({ ...fields, ...(await resolveFiles({ image, mask })) });
+    return this._request<ImagesResponse>({ method: 'POST', path: 'images/edits', form }, options);
+  }
+}

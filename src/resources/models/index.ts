@@ -1,0 +1,27 @@
+import type { RequestOptions } from '../../core/request.js';
+import { APIResource } from '../../core/resource.js';
+import { ValidationError } from '../../core/errors.js';
+import { path } from '../../internal/path.js';
+import type { Model, ModelList } from './types.js';
+
+/** `client.models`: the catalogue of model ids the gateway serves. */
+export class Models extends APIResource {
+  /**
+   * Lists the models available to this key.
+   * @example
+   * const { data } = await client.models.list();
+   * console.log(data.map((m) => m.id));
+   */
+  list(options?: RequestOptions): Promise<ModelList> {
+    return this._get<ModelList>('models', options);
+  }
+
+  /**
+   * Retrieves one model; rejects with `NotFoundError` (`model_not_found`) for unknown ids.
+   * @example const model = await client.models.retrieve('gpt-4o-mini');
+   */
+  async retrieve(id: string, options?: RequestOptions): Promise<Model> {
+    if (typeof id !== 'string' || !id) throw new ValidationError('id', 'must be a non-empty model id');
+    return this._get<Model>(path`models/${id}`, options);
+  }
+}
