@@ -18,7 +18,7 @@ export function checkNumber(name: string, value: unknown, kind: 'count' | 'ms' |
 /**
  * A base URL as given, trimmed and without trailing slashes. It must be an absolute http(s)
  * URL. A path that does not end in /v1 is accepted (some gateways mount the API elsewhere);
- * errors it leads to say so (see {@link baseURLHint}).
+ * errors it leads to say so (see `baseURLHint` in error-factory.ts).
  */
 export function checkBaseURL(name: string, value: string): string {
   const trimmed = value.trim();
@@ -30,14 +30,4 @@ export function checkBaseURL(name: string, value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(name, 'must use http: or https:');
   return trimmed.replace(/\/+$/, '');
-}
-
-/**
- * A sentence for errors that a base URL without `/v1` typically causes (a 404, an HTML page
- * where JSON or an event stream was expected); undefined when the base ends in /v1.
- */
-export function baseURLHint(baseURL: string): string | undefined {
-  const url = new URL(baseURL);
-  if (/\/v1$/.test(url.pathname)) return undefined;
-  return `Check the base URL: ${baseURL} does not end in /v1, and the gateway serves its API under /v1 (e.g. ${url.origin}/v1).`;
 }

@@ -90,7 +90,7 @@ export interface APIErrorInit {
   url: string;
   /** Delay the server asked for (`retry-after-ms` or `Retry-After`), in ms. */
   retryAfterMs: number | null;
-  /** The request id, when the server gave one (see {@link readRequestID}). */
+  /** The request id, when the server gave one; the factory also reads it from other headers and the message. */
   requestID?: string | null | undefined;
   /** A sentence appended to the message: how to fix it (e.g. a base URL without `/v1`). */
   hint?: string | undefined;
@@ -127,7 +127,7 @@ export class APIError extends GatewayError {
     this.type = init.type;
     this.param = init.param;
     this.headers = init.headers;
-    this.requestID = init.requestID ?? readRequestID(init.headers, init.message);
+    this.requestID = init.requestID ?? init.headers.get('x-request-id');
     this.error = init.error;
     this.retryAfterMs = init.retryAfterMs;
   }
@@ -174,19 +174,6 @@ export class ServiceUnavailableError extends InternalServerError {
   static override readonly kind = 'ServiceUnavailableError';
 }
 
-type APIErrorClass = new (init: APIErrorInit) => APIError;
-
-/** Status → class. Statuses not listed fall back to {@link APIError}. */
-const byStatus: Record<number, APIErrorClass> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  409: ConflictError,
-  422: UnprocessableEntityError,
-  429: RateLimitError,
-};
-
 /**
  * Codes and types that mean the account is out of credit, whatever the status (REALITIES.md:
  * 429 `insufficient_quota`, 403 `insufficient_user_quota`, `pre_consume_token_quota_failed`,
@@ -198,23 +185,6 @@ const quotaCodes: ReadonlySet<string> = new Set([
   'pre_consume_token_quota_failed', // new-api / one-api: the token's quota cannot cover the request
 ]);
 
-/**
- * Code or type → class, used when the status says nothing (an error object inside a 200).
- * Each entry is a code or type the gateway or common OpenAI-compatible servers send.
- */
-const byCode: Record<string, APIErrorClass> = {
-  insufficient_quota: InsufficientQuotaError, // gateway spec §7
-  insufficient_user_quota: InsufficientQuotaError, // new-api / one-api
-  pre_consume_token_quota_failed: InsufficientQuotaError, // new-api / one-api
-  invalid_api_key: AuthenticationError, // gateway spec §7
-  authentication_error: AuthenticationError, // OpenAI-style type
-  model_not_found: NotFoundError, // gateway spec §7
-  invalid_request_error: BadRequestError, // gateway spec §7
-  rate_limit_exceeded: RateLimitError, // OpenAI-style code
-  rate_limit_error: RateLimitError, // OpenAI-style type
-  server_error: InternalServerError, // gateway spec §7
-};
-
 /** True when the code or type says the account is out of credit (see `quotaCodes`). */
 export function isQuotaCode(code: string | null, type: string | null): boolean {
   return (code !== null && quotaCodes.has(code)) || (type !== null && quotaCodes.has(type));
@@ -223,73 +193,7 @@ export function isQuotaCode(code: string | null, type: string | null): boolean {
 /** True for an API error that means the account is out of credit, whatever its status or class. */
 export const isQuotaError = (error: APIError): boolean => isQuotaCode(error.code, error.type);
 
-function classify(status: number, code: string | null, type: string | null): APIErrorClass {
-  if (status === 429) return isQuotaCode(code, type) ? InsufficientQuotaError : RateLimitError;
-  if (status === 503) return ServiceUnavailableError;
-  if (status >= 500) return InternalServerError;
-  if (status >= 400) return byStatus[status] ?? APIError;
-  return (code && byCode[code]) || (type && byCode[type]) || APIError;
-}
-
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const asString = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : typeof v === 'number' ? String(v) : null);
-
-/** How much of an unrecognised body a message quotes. */
-const EXCERPT_CHARS = 300;
-
-/**
- * A readable excerpt of a body the SDK does not recognise: tags of an HTML page removed
- * (its title first), whitespace collapsed, cut to about 300 characters.
- */
-export function excerpt(text: string): string {
-  let plain = text;
-  if (/<[a-z!/][^>]*>/i.test(text)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
-    const body = text.replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ');
-    plain = title && !body.includes(title) ? `${title}: ${body}` : body;
-    plain = plain.replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-  }
-  plain = plain.replace(/\s+/g, ' ').trim();
-  return plain.length > EXCERPT_CHARS ? `${plain.slice(0, EXCERPT_CHARS - 1)}…` : plain;
-}
-
-/** Fields read from any of the error-body shapes OpenAI-compatible gateways send. */
-export interface ParsedErrorBody {
-  message: string | undefined;
-  code: string | null;
-  type: string | null;
-  param: string | null;
-}
-
-/**
- * Reads every error-body shape of REALITIES.md: `{"error":{message,type,param,code}}` (with
- * or without param/code; code a string, a number, `""` or null), `{"error":"text"}`, the
- * flat `{"code","message","data"}` and `{"status","message"}`, `{"html-message"}`,
- * `{"detail"}`, plain text and HTML pages. Any other body is quoted as an excerpt, so the
- * server's own words always reach the message; only an empty body has none. Never
- * classifies by message text.
- */
-export function parseErrorBody(body: unknown): ParsedErrorBody {
-  if (typeof body === 'string') return { message: excerpt(body) || undefined, code: null, type: null, param: null };
-  if (body === undefined || body === null) return { message: undefined, code: null, type: null, param: null };
-  if (!isRecord(body)) return { message: excerpt(JSON.stringify(body)), code: null, type: null, param: null };
-  const inner = isRecord(body.error) ? body.error : body;
-  const html = asString(body['html-message']);
-  const message =
-    asString(inner.message) ??
-    asString(body.error) ??
-    asString(body.message) ??
-    (html === null ? null : excerpt(html)) ??
-    asString(body.msg) ??
-    asString(body.detail) ??
-    excerpt(JSON.stringify(body));
-  return { message, code: asString(inner.code), type: asString(inner.type), param: asString(inner.param) };
-}
-
-/** The request id: `x-request-id`, else `x-oneapi-request-id`, else the message's `(request id: X)` suffix. */
-export function readRequestID(headers: Headers, message: string | undefined): string | null {
-  return headers.get('x-request-id') ?? headers.get('x-oneapi-request-id') ?? /\(request id: ([^)\s]+)\)\s*$/i.exec(message ?? '')?.[1] ?? null;
-}
 
 /** Fields of a result: a body that has one is a result, even when it also carries an `error` (a failed video task does). */
 const resultFields = ['choices', 'object', 'id', 'data'] as const;
@@ -304,29 +208,6 @@ export function isErrorPayload(body: unknown): boolean {
   if (body.error !== undefined && body.error !== null && body.error !== false) return true;
   const flat = 'code' in body && 'message' in body;
   return flat && body.code !== 0 && body.code !== 200 && body.code !== '0' && body.code !== 'success';
-}
-
-/** Builds the right {@link APIError} subclass; strips the client's secrets from everything it keeps. */
-export function createAPIError(args: {
-  status: number;
-  body: unknown;
-  headers: Headers;
-  method: string;
-  url: string;
-  retryAfterMs: number | null;
-  redactor: Redactor;
-  /** Replaces the message read from the body. */
-  message?: string | undefined;
-  hint?: string | undefined;
-}): APIError {
-  const { redactor } = args;
-  const body = redactor.deep(args.body);
-  const parsed = parseErrorBody(body);
-  if (args.message !== undefined) parsed.message = redactor.string(args.message);
-  const headers = new Headers();
-  args.headers.forEach((value, key) => headers.set(key, redactor.string(value)));
-  const Class = classify(args.status, parsed.code, parsed.type);
-  return new Class({ ...parsed, status: args.status, error: body, headers, method: args.method, url: redactor.string(args.url), retryAfterMs: args.retryAfterMs, hint: args.hint });
 }
 
 /** Wraps a low-level failure so that its message and cause never carry a secret. */

@@ -2,8 +2,9 @@ import { anySignal } from '../internal/signals.js';
 import { sleep } from '../internal/sleep.js';
 import { uuid } from '../internal/uuid.js';
 import type { Redactor } from '../internal/redact.js';
-import { baseURLHint, checkNumber } from './check.js';
-import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, GatewayError, createAPIError, excerpt, isErrorPayload, toConnectionError } from './errors.js';
+import { lazy } from '../internal/lazy.js';
+import { checkNumber } from './check.js';
+import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, GatewayError, isErrorPayload, toConnectionError } from './errors.js';
 import type { BaseURLPool } from './failover.js';
 import type { AttemptInfo, GatewayHooks } from './hooks.js';
 import { computeBackoff, isRetryableAPIError, parseRetryAfter, type RetryPacing } from './retry.js';
@@ -71,6 +72,9 @@ export interface OpenStream {
   method: string;
   url: string;
 }
+
+/** Error-body parsing loads with the first error response: apps whose calls succeed never carry it. */
+const errorFactory = lazy(() => import('./error-factory.js'));
 
 /** Why an attempt's own controller was aborted. */
 const TIMED_OUT = Symbol('timed out');
@@ -183,8 +187,9 @@ async function attemptOnce(
     return toConnectionError(error, redactor, `Connection error (${info.method} ${url}): ${describe(error)}`);
   };
 
-  const apiError = (response: Response, payload: unknown, extra: { message?: string; hint?: string | undefined } = {}) =>
-    createAPIError({
+  const apiError = async (response: Response, payload: unknown, extra: { message?: string; hint?: 'base' } = {}) => {
+    const factory = await errorFactory();
+    return factory.createAPIError({
       status: response.status,
       body: payload,
       headers: response.headers,
@@ -192,8 +197,11 @@ async function attemptOnce(
       url,
       retryAfterMs: parseRetryAfter(response.headers),
       redactor,
-      ...extra,
+      message: extra.message,
+      hint: extra.hint ? factory.baseURLHint(info.baseURL) : undefined,
     });
+  };
+  const unexpected = async (text: string, contentType: string, expected: string) => (await errorFactory()).unexpectedBody(text, contentType, expected, { ...info, url });
   // Only transport failures are mapped to SDK errors; an exception from a hook propagates as is.
   const guard = <T>(promise: Promise<T>): Promise<T> =>
     promise.catch((error: unknown) => {
@@ -224,13 +232,13 @@ async function attemptOnce(
       if (target === undefined) break;
       void response.body?.cancel().catch(() => undefined);
       const otherBase = config.pool.baseOf(target);
-      if (otherBase !== undefined && otherBase !== info.baseURL) throw new BaseRedirect(otherBase, apiError(response, undefined, { message: `Redirected to the other base URL (${target})` }));
+      if (otherBase !== undefined && otherBase !== info.baseURL) throw new BaseRedirect(otherBase, await apiError(response, undefined, { message: `Redirected to the other base URL (${target})` }));
       if (new URL(target).origin !== new URL(url).origin) {
-        throw apiError(response, undefined, {
+        throw await apiError(response, undefined, {
           message: `Redirected to ${target}; not followed: the API key is only sent to the configured base URLs. Set baseURL to the address that serves the API`,
         });
       }
-      if (hop >= MAX_REDIRECTS) throw apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
+      if (hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
       // 303 means "see other": fetch it with GET. Other redirects keep the method and body,
       // which is what an API call that moved wants.
       if (response.status === 303) {
@@ -249,13 +257,12 @@ async function attemptOnce(
       if (response.ok && !isErrorPayload(payload)) {
         throw new GatewayError(`Expected an event stream but got JSON (${info.method} ${url}).`);
       }
-      const hint = response.status === 404 || typeof payload === 'string' ? baseURLHint(info.baseURL) : undefined;
-      throw apiError(response, payload, { hint });
+      throw await apiError(response, payload, response.status === 404 || typeof payload === 'string' ? { hint: 'base' } : {});
     }
 
     if (req.stream) {
       // An HTML page where events were expected is a wrong URL or a proxy's page, not a cut stream.
-      if (contentType.includes('html')) throw unexpectedBody(await guard(untilAborted(response.text(), signal, custom)), contentType, 'an event stream', info, url);
+      if (contentType.includes('html')) throw await unexpected(await guard(untilAborted(response.text(), signal, custom)), contentType, 'an event stream');
       if (!response.body) throw new GatewayError(`Response has no body to stream (${info.method} ${url}).`);
       const reader = response.body.getReader();
       // Read the first bytes inside the attempt: a stream cut before anything reached the
@@ -272,8 +279,8 @@ async function attemptOnce(
     const payload = await guard(untilAborted(readBody(response), signal, custom));
     // Retried like a connection error: a proxy may have answered without the request being served.
     if (payload === undefined) throw new APIConnectionError(`Empty response body (${response.status}) from ${info.method} ${url}: the request may not have been served.`);
-    if (typeof payload === 'string') throw unexpectedBody(payload, contentType, 'JSON', info, url);
-    if (isErrorPayload(payload)) throw apiError(response, payload);
+    if (typeof payload === 'string') throw await unexpected(payload, contentType, 'JSON');
+    if (isErrorPayload(payload)) throw await apiError(response, payload);
     return payload;
   } finally {
     clearTimeout(timer);
@@ -288,13 +295,6 @@ function redirectTarget(response: Response, info: AttemptInfo, url: string): str
   }
   const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
   return location ? new URL(location, url).href : undefined;
-}
-
-/** A successful response whose body is not what the endpoint sends: quote it, and point at the base URL. */
-function unexpectedBody(text: string, contentType: string, expected: string, info: AttemptInfo, url: string): GatewayError {
-  const hint = baseURLHint(info.baseURL);
-  const quote = excerpt(text);
-  return new GatewayError(`Expected ${expected} but got ${contentType || 'a body without a content type'}${quote ? `: "${quote}"` : ''} (${info.method} ${url}).${hint ? ` ${hint}` : ''}`);
 }
 
 /** Parsed JSON, the raw text when it is not JSON, or undefined for an empty body. */

@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, createAPIError, excerpt, isErrorPayload, toConnectionError } from './errors.js';
+import { createAPIError, excerpt } from './error-factory.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload, toConnectionError } from './errors.js';
 import type { Redactor } from '../internal/redact.js';
 import type { OpenStream } from './request.js';
 

@@ -1,0 +1,160 @@
+import type { Redactor } from '../internal/redact.js';
+import {
+  APIError,
+  type APIErrorInit,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  GatewayError,
+  InsufficientQuotaError,
+  InternalServerError,
+  isQuotaCode,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ServiceUnavailableError,
+  UnprocessableEntityError,
+} from './errors.js';
+
+// How error responses become error objects. Loaded with the first error response (or the
+// first stream), so apps whose calls succeed never carry the parsing code.
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+type APIErrorClass = new (init: APIErrorInit) => APIError;
+
+/** Status → class. Statuses not listed fall back to {@link APIError}. */
+const byStatus: Record<number, APIErrorClass> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/**
+ * Code or type → class, used when the status says nothing (an error object inside a 200).
+ * Each entry is a code or type the gateway or common OpenAI-compatible servers send.
+ */
+const byCode: Record<string, APIErrorClass> = {
+  insufficient_quota: InsufficientQuotaError, // gateway spec §7
+  insufficient_user_quota: InsufficientQuotaError, // new-api / one-api
+  pre_consume_token_quota_failed: InsufficientQuotaError, // new-api / one-api
+  invalid_api_key: AuthenticationError, // gateway spec §7
+  authentication_error: AuthenticationError, // OpenAI-style type
+  model_not_found: NotFoundError, // gateway spec §7
+  invalid_request_error: BadRequestError, // gateway spec §7
+  rate_limit_exceeded: RateLimitError, // OpenAI-style code
+  rate_limit_error: RateLimitError, // OpenAI-style type
+  server_error: InternalServerError, // gateway spec §7
+};
+
+function classify(status: number, code: string | null, type: string | null): APIErrorClass {
+  if (status === 429) return isQuotaCode(code, type) ? InsufficientQuotaError : RateLimitError;
+  if (status === 503) return ServiceUnavailableError;
+  if (status >= 500) return InternalServerError;
+  if (status >= 400) return byStatus[status] ?? APIError;
+  return (code && byCode[code]) || (type && byCode[type]) || APIError;
+}
+
+const asString = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : typeof v === 'number' ? String(v) : null);
+
+/** How much of an unrecognised body a message quotes. */
+const EXCERPT_CHARS = 300;
+
+/**
+ * A readable excerpt of a body the SDK does not recognise: tags of an HTML page removed
+ * (its title first), whitespace collapsed, cut to about 300 characters.
+ */
+export function excerpt(text: string): string {
+  let plain = text;
+  if (/<[a-z!/][^>]*>/i.test(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+    const body = text.replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ');
+    plain = title && !body.includes(title) ? `${title}: ${body}` : body;
+    plain = plain.replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  }
+  plain = plain.replace(/\s+/g, ' ').trim();
+  return plain.length > EXCERPT_CHARS ? `${plain.slice(0, EXCERPT_CHARS - 1)}…` : plain;
+}
+
+/** Fields read from any of the error-body shapes OpenAI-compatible gateways send. */
+export interface ParsedErrorBody {
+  message: string | undefined;
+  code: string | null;
+  type: string | null;
+  param: string | null;
+}
+
+/**
+ * Reads every error-body shape of REALITIES.md: `{"error":{message,type,param,code}}` (with
+ * or without param/code; code a string, a number, `""` or null), `{"error":"text"}`, the
+ * flat `{"code","message","data"}` and `{"status","message"}`, `{"html-message"}`,
+ * `{"detail"}`, plain text and HTML pages. Any other body is quoted as an excerpt, so the
+ * server's own words always reach the message; only an empty body has none. Never
+ * classifies by message text.
+ */
+export function parseErrorBody(body: unknown): ParsedErrorBody {
+  if (typeof body === 'string') return { message: excerpt(body) || undefined, code: null, type: null, param: null };
+  if (body === undefined || body === null) return { message: undefined, code: null, type: null, param: null };
+  if (!isRecord(body)) return { message: excerpt(JSON.stringify(body)), code: null, type: null, param: null };
+  const inner = isRecord(body.error) ? body.error : body;
+  const html = asString(body['html-message']);
+  const message =
+    asString(inner.message) ??
+    asString(body.error) ??
+    asString(body.message) ??
+    (html === null ? null : excerpt(html)) ??
+    asString(body.msg) ??
+    asString(body.detail) ??
+    excerpt(JSON.stringify(body));
+  return { message, code: asString(inner.code), type: asString(inner.type), param: asString(inner.param) };
+}
+
+/** The request id: `x-request-id`, else `x-oneapi-request-id`, else the message's `(request id: X)` suffix. */
+export function readRequestID(headers: Headers, message: string | undefined): string | null {
+  return headers.get('x-request-id') ?? headers.get('x-oneapi-request-id') ?? /\(request id: ([^)\s]+)\)\s*$/i.exec(message ?? '')?.[1] ?? null;
+}
+
+/** Builds the right {@link APIError} subclass; strips the client's secrets from everything it keeps. */
+export function createAPIError(args: {
+  status: number;
+  body: unknown;
+  headers: Headers;
+  method: string;
+  url: string;
+  retryAfterMs: number | null;
+  redactor: Redactor;
+  /** Replaces the message read from the body. */
+  message?: string | undefined;
+  hint?: string | undefined;
+}): APIError {
+  const { redactor } = args;
+  const body = redactor.deep(args.body);
+  const parsed = parseErrorBody(body);
+  if (args.message !== undefined) parsed.message = redactor.string(args.message);
+  const headers = new Headers();
+  args.headers.forEach((value, key) => headers.set(key, redactor.string(value)));
+  const Class = classify(args.status, parsed.code, parsed.type);
+  const requestID = readRequestID(headers, parsed.message);
+  return new Class({ ...parsed, status: args.status, error: body, headers, method: args.method, url: redactor.string(args.url), retryAfterMs: args.retryAfterMs, hint: args.hint, requestID });
+}
+
+/**
+ * A sentence for errors that a base URL without `/v1` typically causes (a 404, an HTML page
+ * where JSON or an event stream was expected); undefined when the base ends in /v1.
+ */
+export function baseURLHint(baseURL: string): string | undefined {
+  const url = new URL(baseURL);
+  if (/\/v1$/.test(url.pathname)) return undefined;
+  return `Check the base URL: ${baseURL} does not end in /v1, and the gateway serves its API under /v1 (e.g. ${url.origin}/v1).`;
+}
+
+/** A successful response whose body is not what the endpoint sends: quote it, and point at the base URL. */
+export function unexpectedBody(text: string, contentType: string, expected: string, where: { method: string; url: string; baseURL: string }): GatewayError {
+  const hint = baseURLHint(where.baseURL);
+  const quote = excerpt(text);
+  return new GatewayError(`Expected ${expected} but got ${contentType || 'a body without a content type'}${quote ? `: "${quote}"` : ''} (${where.method} ${where.url}).${hint ? ` ${hint}` : ''}`);
+}
