@@ -9,7 +9,8 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
 
-const BUDGET_GZIP_BYTES = 16 * 1024;
+// 18 KB since 0.2: raw responses (APIPromise) and logging live in the core.
+const BUDGET_GZIP_BYTES = 18 * 1024;
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const result = await browserBuild({

@@ -3,7 +3,10 @@ import { GatewayError } from './core/errors.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
 import type { GatewayHooks } from './core/hooks.js';
 import { checkBaseURL, checkNumber } from './core/check.js';
-import { bindConfig, type APIClient } from './core/resource.js';
+import type { Logger, LogLevel } from './core/logger.js';
+import { resolveApiKey, resolveEvents, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
+import type { FetchOptions } from './core/request.js';
+import { bindConfig, configOf, type APIClient } from './core/resource.js';
 import { retryDefaults } from './core/retry.js';
 import { isBrowserLike, readEnv } from './internal/env.js';
 import { Redactor } from './internal/redact.js';
@@ -20,8 +23,13 @@ import { VideoTaskFailedError, VideoTaskNotFoundError, Videos } from './resource
  * Options for {@link Gateway}. Every field is optional when its environment variable is set.
  */
 export interface GatewayOptions {
-  /** @default process.env.GATEWAY_API_KEY */
-  apiKey?: string | undefined;
+  /**
+   * The API key, or a function giving one (sync or async), called for every attempt so a
+   * rotating token stays fresh across a long retry. Whatever it returns is kept out of
+   * errors and logs like a static key.
+   * @default process.env.GATEWAY_API_KEY
+   */
+  apiKey?: ApiKeySource | undefined;
   /** Ends in `/v1`. @default process.env.GATEWAY_BASE_URL */
   baseURL?: string | undefined;
   /** Serves the same paths; used when the main base fails. @default process.env.GATEWAY_BACKUP_BASE_URL */
@@ -38,8 +46,22 @@ export interface GatewayOptions {
   fetch?: typeof globalThis.fetch | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string> | undefined;
-  /** Observability callbacks: requests, responses, retries, failovers. */
+  /**
+   * Extra `fetch` init fields for every request, e.g. an undici `dispatcher` for a proxy.
+   * A request's own `fetchOptions` are merged over these, key by key.
+   */
+  fetchOptions?: FetchOptions | undefined;
+  /** Pacing of retries: `{ baseDelayMs, maxDelayMs, maxRetryAfterMs, jitter }`. */
+  retry?: RetryOptions | undefined;
+  /** Observability callbacks: requests, responses, retries, failovers, model fallbacks. */
   hooks?: GatewayHooks | undefined;
+  /**
+   * How much to log: `debug` every attempt, `info` retries and failovers, `warn` calls that
+   * failed after a retry or a refused wait. @default process.env.GATEWAY_LOG ?? 'warn'
+   */
+  logLevel?: LogLevel | undefined;
+  /** Where to log (`console`-shaped: pino, winston and consola loggers fit). Never given the key. @default console */
+  logger?: Logger | undefined;
   /**
    * Allow use in a browser, where the key is visible to anyone who opens dev tools. Only
    * for keys scoped to the end user, or behind your own proxy.
@@ -47,6 +69,9 @@ export interface GatewayOptions {
    */
   dangerouslyAllowBrowser?: boolean | undefined;
 }
+
+/** The options each client was made with, for withOptions(); private, like its config. */
+const givenOptions = new WeakMap<Gateway, GatewayOptions>();
 
 /** Defaults applied once, in one place. */
 const defaults = {
@@ -90,10 +115,8 @@ export class Gateway implements APIClient {
   readonly maxRetries: number;
   readonly timeout: number;
   constructor(options: GatewayOptions = {}) {
-    const apiKey = options.apiKey?.trim() || readEnv('GATEWAY_API_KEY');
-    if (!apiKey) {
-      throw new GatewayError("Missing API key. Pass it using the 'apiKey' option or set the GATEWAY_API_KEY environment variable.");
-    }
+    const redactor = new Redactor();
+    const apiKey = resolveApiKey(options.apiKey, redactor);
     const baseURL = options.baseURL?.trim() || readEnv('GATEWAY_BASE_URL');
     if (!baseURL) {
       throw new GatewayError("Missing base URL. Pass it using the 'baseURL' option (it ends in /v1) or set the GATEWAY_BASE_URL environment variable.");
@@ -112,21 +135,21 @@ export class Gateway implements APIClient {
     this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;
     this.maxRetries = options.maxRetries ?? defaults.maxRetries;
     this.timeout = options.timeout ?? defaults.timeout;
-    const redactor = new Redactor();
-    redactor.add(apiKey);
     bindConfig(this, {
       // A closure rather than a property: nothing that inspects the config can print the key.
-      apiKey: () => apiKey,
+      apiKey,
       redactor,
       pool: new BaseURLPool(this.baseURL, this.backupBaseURL, options.failoverCooldown ?? defaults.failoverCooldown),
       maxRetries: this.maxRetries,
-      retry: retryDefaults,
+      retry: resolveRetry(options.retry),
       timeout: this.timeout,
       idleTimeout: options.idleTimeout ?? defaults.idleTimeout,
       fetch: options.fetch,
+      fetchOptions: options.fetchOptions,
       defaultHeaders: { ...options.defaultHeaders },
-      hooks: { ...options.hooks },
+      events: resolveEvents(options.hooks, options.logLevel, options.logger, redactor),
     });
+    givenOptions.set(this, options);
     this.chat = new Chat(this);
     this.completions = new Completions(this);
     this.embeddings = new Embeddings(this);
@@ -135,6 +158,17 @@ export class Gateway implements APIClient {
     this.models = new Models(this);
     this.responses = new Responses(this);
     this.videos = new Videos(this);
+  }
+
+  /**
+   * A new client with these options changed and the rest kept. It shares this client's
+   * failover health, so a base URL found down by one is avoided by both.
+   * @example const patient = client.withOptions({ timeout: 120_000, maxRetries: 5 });
+   */
+  withOptions(options: GatewayOptions): Gateway {
+    const derived = new Gateway({ ...givenOptions.get(this), ...options });
+    configOf(derived).pool.shareHealth(configOf(this).pool);
+    return derived;
   }
 
   static GatewayError = Errors.GatewayError;

@@ -1,7 +1,11 @@
 export { Gateway, Gateway as default } from './client.js';
 export type { GatewayOptions } from './client.js';
-export type { RequestOptions } from './core/request.js';
-export type { AttemptInfo, FailoverInfo, GatewayHooks, ResponseInfo, RetryInfo } from './core/hooks.js';
+export type { FetchOptions, RequestOptions } from './core/request.js';
+export { APIPromise } from './core/api-promise.js';
+export type { APIResult } from './core/api-promise.js';
+export type { Logger, LogLevel } from './core/logger.js';
+export type { ApiKeySource, RetryOptions } from './core/options.js';
+export type { AttemptInfo, FailoverInfo, GatewayHooks, ModelFallbackInfo, ResponseInfo, RetryInfo } from './core/hooks.js';
 // Stream classes are exported as types: their code loads with the first stream, and a value
 // export here would put it in every bundle.
 export type { Stream } from './core/streaming.js';

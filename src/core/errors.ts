@@ -215,3 +215,16 @@ export function toConnectionError(error: unknown, redactor: Redactor, message?: 
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return new APIConnectionError(redactor.string(message ?? `Connection error: ${detail}`), { cause: redactor.cause(error) });
 }
+
+/** Redirects followed within one call, same-origin hops and moves between bases together. */
+export const MAX_REDIRECTS = 5;
+
+/** An attempt was redirected to the client's other base URL: the next attempt goes there (a failover). */
+export class BaseRedirect extends Error {
+  constructor(
+    readonly baseURL: string,
+    readonly error: APIError,
+  ) {
+    super('redirected to the other base URL');
+  }
+}

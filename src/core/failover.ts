@@ -37,6 +37,11 @@ export class BaseURLPool {
     return at === undefined || now - at >= this.cooldownMs;
   }
 
+  /** Uses `other`'s health record from now on, so clients derived with withOptions() see the same bases as down. */
+  shareHealth(other: BaseURLPool): void {
+    this.#failedAt = other.#failedAt;
+  }
+
   /** The configured base that `url` lies under, if any (a redirect's target, a download URL). */
   baseOf(url: string): string | undefined {
     return [this.main, this.backup].find((base) => base !== undefined && (url === base || url.startsWith(`${base}/`)));

@@ -41,6 +41,16 @@ export interface FailoverInfo extends AttemptInfo {
   to: string;
 }
 
+/** Emitted when a call moves on to the next model of its `fallbackModels`. */
+export interface ModelFallbackInfo {
+  /** The model that was unavailable. */
+  from: string;
+  /** The model tried next. */
+  to: string;
+  /** Why `from` was given up (after its own retries and failover). */
+  error: GatewayError;
+}
+
 /**
  * Observability hooks, called synchronously. An exception thrown by a hook propagates to
  * the caller of the request (it is never swallowed), so keep hooks simple.
@@ -51,4 +61,6 @@ export interface GatewayHooks {
   onResponse?: ((info: ResponseInfo) => void) | undefined;
   onRetry?: ((info: RetryInfo) => void) | undefined;
   onFailover?: ((info: FailoverInfo) => void) | undefined;
+  /** A model was unavailable and the call moves on to the next of `fallbackModels`. */
+  onModelFallback?: ((info: ModelFallbackInfo) => void) | undefined;
 }

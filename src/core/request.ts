@@ -4,9 +4,10 @@ import { uuid } from '../internal/uuid.js';
 import type { Redactor } from '../internal/redact.js';
 import { lazy } from '../internal/lazy.js';
 import { checkNumber } from './check.js';
-import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, GatewayError, isErrorPayload, toConnectionError } from './errors.js';
+import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, BaseRedirect, GatewayError, isErrorPayload, MAX_REDIRECTS, toConnectionError } from './errors.js';
 import type { BaseURLPool } from './failover.js';
-import type { AttemptInfo, GatewayHooks } from './hooks.js';
+import type { AttemptInfo } from './hooks.js';
+import type { CoreEvents } from './logger.js';
 import { computeBackoff, isRetryableAPIError, parseRetryAfter, type RetryPacing } from './retry.js';
 
 /**
@@ -24,7 +25,21 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
   /** Streams only: ms without a single byte (SSE `: PING` comments count) before the stream fails. */
   idleTimeout?: number | undefined;
+  /**
+   * ms for the whole call: every attempt and every backoff pause (for a stream, until its
+   * first bytes). Past it the call fails with `APITimeoutError`. Unset by default.
+   */
+  totalTimeout?: number | undefined;
+  /** Merged over the client's `fetchOptions`, key by key, for this call. */
+  fetchOptions?: FetchOptions | undefined;
 }
+
+/**
+ * Extra `fetch` init fields for every request, e.g. an undici `dispatcher` for a proxy, or
+ * `credentials` in a browser. The SDK's own `method`, `headers`, `body`, `signal` and
+ * `redirect` always win; set headers with `defaultHeaders` / `headers`.
+ */
+export type FetchOptions = Omit<RequestInit, 'method' | 'body' | 'signal' | 'redirect'> & { [key: string]: unknown };
 
 /** Resolved client configuration the core works from. */
 export interface CoreConfig {
@@ -38,8 +53,10 @@ export interface CoreConfig {
   readonly timeout: number;
   readonly idleTimeout: number;
   readonly fetch: typeof globalThis.fetch | undefined;
+  readonly fetchOptions: FetchOptions | undefined;
   readonly defaultHeaders: Record<string, string>;
-  readonly hooks: GatewayHooks;
+  /** The user's hooks and the logger, subscribed to the same events. */
+  readonly events: CoreEvents;
 }
 
 /** One logical request, as a resource describes it. */
@@ -61,6 +78,15 @@ export interface CoreRequest extends RequestOptions {
   responseType?: 'json' | 'text' | undefined;
   /** Aborts the request from inside the SDK (a Stream's controller). */
   controller?: AbortController | undefined;
+  /** Resolve with the response once its status is known, body unread (`asResponse()`). */
+  raw?: boolean | undefined;
+}
+
+/** What a call produced: the response, and its parsed body (JSON, text, or the opened stream). */
+export interface Sent {
+  response: Response;
+  /** Undefined for a raw call. */
+  data: unknown;
 }
 
 /** A streamed response whose first bytes have arrived: from here on it is never retried. */
@@ -76,84 +102,92 @@ export interface OpenStream {
 /** Error-body parsing loads with the first error response: apps whose calls succeed never carry it. */
 const errorFactory = lazy(() => import('./error-factory.js'));
 
+/** Redirect handling loads with the first redirect. */
+const loadRedirects = lazy(() => import('./redirects.js'));
+
 /** Why an attempt's own controller was aborted. */
 const TIMED_OUT = Symbol('timed out');
 
-/** Redirects followed within one call, same-origin hops and moves between bases together. */
-const MAX_REDIRECTS = 5;
-
-/** An attempt was redirected to the client's other base URL: the next attempt goes there (a failover). */
-class BaseRedirect extends Error {
-  constructor(
-    readonly baseURL: string,
-    readonly error: APIError,
-  ) {
-    super('redirected to the other base URL');
-  }
-}
+/** Why the whole call's controller was aborted (`totalTimeout`). */
+const TOTAL_TIMED_OUT = Symbol('total timeout');
 
 /**
- * Sends one logical request: auth, Idempotency-Key, per-attempt timeout, retries with
- * backoff, failover between base URLs, redirects, and error mapping. Resolves with parsed
- * JSON, or, for `stream: true`, with the opened stream once its first bytes arrived.
+ * Sends one logical request: auth, Idempotency-Key, per-attempt and total timeouts, retries
+ * with backoff, failover between base URLs, redirects, and error mapping. Resolves with the
+ * response and its parsed JSON, or, for `stream: true`, the opened stream once its first
+ * bytes arrived; for `raw`, with the response once its status is known.
  */
-export async function send(config: CoreConfig, req: CoreRequest & { stream: true }): Promise<OpenStream>;
-export async function send(config: CoreConfig, req: CoreRequest): Promise<unknown>;
-export async function send(config: CoreConfig, req: CoreRequest): Promise<unknown> {
+export async function send(config: CoreConfig, req: CoreRequest): Promise<Sent> {
   checkNumber('timeout', req.timeout, 'ms');
   checkNumber('maxRetries', req.maxRetries, 'count');
   checkNumber('idleTimeout', req.idleTimeout, 'ms');
-  const requestSignal = anySignal([req.signal, req.controller?.signal]);
+  checkNumber('totalTimeout', req.totalTimeout, 'ms');
+  const total = req.totalTimeout === undefined ? undefined : new AbortController();
+  const totalTimer = total && setTimeout(() => total.abort(TOTAL_TIMED_OUT), req.totalTimeout);
+  const requestSignal = anySignal([req.signal, req.controller?.signal, total?.signal]);
+  /** The error for a call stopped by its signal: the caller's abort, or the total timeout. */
+  const stopped = (): GatewayError =>
+    total?.signal.aborted && !req.signal?.aborted && !req.controller?.signal.aborted
+      ? new APITimeoutError(`Request did not complete within totalTimeout (${req.totalTimeout} ms): ${req.method} ${req.path}.`)
+      : new APIUserAbortError(undefined, { cause: requestSignal?.reason });
   const maxRetries = req.maxRetries ?? config.maxRetries;
   const headers = buildHeaders(config, req);
   const idempotencyKey = headers['idempotency-key'];
   const body = req.form?.blob ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
-  const { pool, hooks } = config;
+  const { pool, events } = config;
   const pinned = req.baseURL;
   let baseURL = pinned ?? pool.pick();
   let retries = 0;
   let redirects = 0;
 
-  for (let attempt = 1; ; attempt++) {
-    const info: AttemptInfo = { method: req.method, url: joinURL(baseURL, req.path), baseURL, attempt, idempotencyKey };
-    try {
-      const result = await attemptOnce(config, req, info, headers, body, requestSignal);
-      pool.markHealthy(baseURL);
-      req.onServed?.(baseURL);
-      return result;
-    } catch (caught) {
-      if (caught instanceof BaseRedirect) {
-        // The gateway itself points at the other base: go there at once, as a failover.
-        if (pinned !== undefined || ++redirects > MAX_REDIRECTS) throw caught.error;
-        pool.markFailed(baseURL);
-        hooks.onFailover?.({ ...info, error: caught.error, status: caught.error.status, from: baseURL, to: caught.baseURL });
-        baseURL = caught.baseURL;
-        continue;
-      }
-      const error = caught;
-      if (!(error instanceof GatewayError) || !isRetryable(error)) throw error;
-      pool.markFailed(baseURL);
-      if (retries >= maxRetries) throw error;
-      const nextBaseURL = pinned ?? pool.next(baseURL);
-      const status = error instanceof APIError ? error.status : null;
-      const switching = nextBaseURL !== baseURL;
-      // A healthy other base is independent of the one that failed: go there at once.
-      const freeSwitch = switching && pool.isHealthy(nextBaseURL);
-      const serverWait = error instanceof APIError ? error.retryAfterMs : null;
-      // A server that asks for a longer wait than the cap is not retried early against its
-      // wish: fail now, with the wait on err.retryAfterMs, unless another base can serve.
-      if (serverWait !== null && serverWait > config.retry.maxRetryAfterMs && !freeSwitch) throw error;
-      retries++;
-      const delayMs = freeSwitch ? 0 : computeBackoff(retries, serverWait, config.retry);
-      hooks.onRetry?.({ ...info, error, status, delayMs, nextBaseURL });
-      if (switching) hooks.onFailover?.({ ...info, error, status, from: baseURL, to: nextBaseURL });
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const info: AttemptInfo = { method: req.method, url: joinURL(baseURL, req.path), baseURL, attempt, idempotencyKey };
       try {
-        await sleep(delayMs, requestSignal);
-      } catch (reason) {
-        throw new APIUserAbortError(undefined, { cause: reason });
+        const result = await attemptOnce(config, req, info, headers, body, requestSignal, stopped);
+        pool.markHealthy(baseURL);
+        req.onServed?.(baseURL);
+        return result;
+      } catch (caught) {
+        if (caught instanceof BaseRedirect) {
+          // The gateway itself points at the other base: go there at once, as a failover.
+          if (pinned !== undefined || ++redirects > MAX_REDIRECTS) throw caught.error;
+          pool.markFailed(baseURL);
+          events.onFailover?.({ ...info, error: caught.error, status: caught.error.status, from: baseURL, to: caught.baseURL });
+          baseURL = caught.baseURL;
+          continue;
+        }
+        const error = caught;
+        if (!(error instanceof GatewayError) || !isRetryable(error)) throw error;
+        pool.markFailed(baseURL);
+        if (retries >= maxRetries) {
+          if (retries > 0) events.onGiveUp?.({ ...info, error, reason: 'retries' });
+          throw error;
+        }
+        const nextBaseURL = pinned ?? pool.next(baseURL);
+        const status = error instanceof APIError ? error.status : null;
+        const switching = nextBaseURL !== baseURL;
+        // A healthy other base is independent of the one that failed: go there at once.
+        const freeSwitch = switching && pool.isHealthy(nextBaseURL);
+        const serverWait = error instanceof APIError ? error.retryAfterMs : null;
+        // A server that asks for a longer wait than the cap is not retried early against its
+        // wish: fail now, with the wait on err.retryAfterMs, unless another base can serve.
+        if (serverWait !== null && serverWait > config.retry.maxRetryAfterMs && !freeSwitch) {
+          events.onGiveUp?.({ ...info, error, reason: 'retry-after' });
+          throw error;
+        }
+        retries++;
+        const delayMs = freeSwitch ? 0 : computeBackoff(retries, serverWait, config.retry);
+        events.onRetry?.({ ...info, error, status, delayMs, nextBaseURL });
+        if (switching) events.onFailover?.({ ...info, error, status, from: baseURL, to: nextBaseURL });
+        await sleep(delayMs, requestSignal).catch(() => {
+          throw stopped();
+        });
+        baseURL = nextBaseURL;
       }
-      baseURL = nextBaseURL;
     }
+  } finally {
+    clearTimeout(totalTimer);
   }
 }
 
@@ -172,8 +206,9 @@ async function attemptOnce(
   headers: Record<string, string>,
   body: string | Blob | undefined,
   requestSignal: AbortSignal | undefined,
-): Promise<unknown> {
-  if (requestSignal?.aborted) throw new APIUserAbortError(undefined, { cause: requestSignal.reason });
+  stopped: () => GatewayError,
+): Promise<Sent> {
+  if (requestSignal?.aborted) throw stopped();
   const { redactor } = config;
   const attemptController = new AbortController();
   const timeoutMs = req.timeout ?? config.timeout;
@@ -182,7 +217,7 @@ async function attemptOnce(
   let url = info.url;
   const fail = (error: unknown): GatewayError => {
     if (error instanceof GatewayError) return error;
-    if (requestSignal?.aborted) return new APIUserAbortError(undefined, { cause: requestSignal.reason });
+    if (requestSignal?.aborted) return stopped();
     if (attemptController.signal.aborted) return new APITimeoutError(`Request timed out after ${timeoutMs} ms (${info.method} ${url}).`);
     return toConnectionError(error, redactor, `Connection error (${info.method} ${url}): ${describe(error)}`);
   };
@@ -215,40 +250,26 @@ async function attemptOnce(
       const key = config.apiKey();
       attemptHeaders.authorization = `Bearer ${typeof key === 'string' ? key : await key}`;
     }
-    config.hooks.onRequest?.(info);
+    config.events.onRequest?.(info);
     const started = Date.now();
     // Read globalThis.fetch per call, not at construction, so polyfills and interceptors
     // installed later (msw, test stubs) are honoured.
     const fetchImpl = config.fetch ?? globalThis.fetch;
     const custom = config.fetch !== undefined;
+    const extra = req.fetchOptions ? { ...config.fetchOptions, ...req.fetchOptions } : config.fetchOptions;
     let method: string = req.method;
     let sent: string | Blob | null = body ?? null;
     let response: Response;
     for (let hop = 0; ; hop++) {
       // Redirects are never followed blindly: fetch would drop the key on a cross-origin hop
       // (the request arrives unauthenticated) or carry it somewhere it must not go.
-      response = await guard(fetchImpl(url, { method, headers: attemptHeaders, body: sent, signal: signal ?? null, redirect: 'manual' }));
-      const target = redirectTarget(response, info, url);
-      if (target === undefined) break;
-      void response.body?.cancel().catch(() => undefined);
-      const otherBase = config.pool.baseOf(target);
-      if (otherBase !== undefined && otherBase !== info.baseURL) throw new BaseRedirect(otherBase, await apiError(response, undefined, { message: `Redirected to the other base URL (${target})` }));
-      if (new URL(target).origin !== new URL(url).origin) {
-        throw await apiError(response, undefined, {
-          message: `Redirected to ${target}; not followed: the API key is only sent to the configured base URLs. Set baseURL to the address that serves the API`,
-        });
-      }
-      if (hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
-      // 303 means "see other": fetch it with GET. Other redirects keep the method and body,
-      // which is what an API call that moved wants.
-      if (response.status === 303) {
-        method = 'GET';
-        sent = null;
-        delete attemptHeaders['content-type'];
-      }
-      url = target;
+      response = await guard(fetchImpl(url, { ...extra, method, headers: attemptHeaders, body: sent, signal: signal ?? null, redirect: 'manual' }));
+      if (!isRedirect(response)) break;
+      // How to follow (or refuse) it loads with the first redirect.
+      const next = await (await loadRedirects()).followRedirect(response, { ...info, url, hop, method, sent, headers: attemptHeaders }, config, apiError);
+      ({ url, method, sent } = next);
     }
-    config.hooks.onResponse?.({ ...info, url, status: response.status, durationMs: Date.now() - started, requestID: response.headers.get('x-request-id') });
+    config.events.onResponse?.({ ...info, url, status: response.status, durationMs: Date.now() - started, requestID: requestIDOf(response) });
 
     const contentType = response.headers.get('content-type') ?? '';
     const isJSON = contentType.includes('json');
@@ -259,6 +280,7 @@ async function attemptOnce(
       }
       throw await apiError(response, payload, response.status === 404 || typeof payload === 'string' ? { hint: 'base' } : {});
     }
+    if (req.raw) return { response, data: undefined };
 
     if (req.stream) {
       // An HTML page where events were expected is a wrong URL or a proxy's page, not a cut stream.
@@ -272,29 +294,30 @@ async function attemptOnce(
         throw error;
       });
       if (first.done || !first.value) throw new APIConnectionError(`Stream closed before any data (${info.method} ${url}).`);
-      return { reader, first: first.value, signal: requestSignal ?? new AbortController().signal, method: info.method, url } satisfies OpenStream;
+      const open: OpenStream = { reader, first: first.value, signal: requestSignal ?? new AbortController().signal, method: info.method, url };
+      return { response, data: open };
     }
 
-    if (req.responseType === 'text') return await guard(untilAborted(response.text(), signal, custom));
+    if (req.responseType === 'text') return { response, data: await guard(untilAborted(response.text(), signal, custom)) };
     const payload = await guard(untilAborted(readBody(response), signal, custom));
     // Retried like a connection error: a proxy may have answered without the request being served.
     if (payload === undefined) throw new APIConnectionError(`Empty response body (${response.status}) from ${info.method} ${url}: the request may not have been served.`);
     if (typeof payload === 'string') throw await unexpected(payload, contentType, 'JSON');
     if (isErrorPayload(payload)) throw await apiError(response, payload);
-    return payload;
+    return { response, data: payload };
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** The absolute URL a response redirects to, or undefined when it is not a redirect. */
-function redirectTarget(response: Response, info: AttemptInfo, url: string): string | undefined {
-  // Browsers hide a manual redirect's target (an "opaque redirect", status 0).
-  if (response.type === 'opaqueredirect') {
-    throw new GatewayError(`The gateway answered with a redirect (${info.method} ${url}), which a browser does not let the SDK inspect or follow safely. Set baseURL to the address that serves the API.`);
-  }
-  const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
-  return location ? new URL(location, url).href : undefined;
+/** A response that redirects: a 3xx with a Location, or a browser's opaque redirect. */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (REDIRECT_STATUSES.has(response.status) && response.headers.has('location'));
+}
+
+/** The request id a response carries: `x-request-id`, else `x-oneapi-request-id` (new-api / one-api). */
+export function requestIDOf(response: Response): string | null {
+  return response.headers.get('x-request-id') ?? response.headers.get('x-oneapi-request-id');
 }
 
 /** Parsed JSON, the raw text when it is not JSON, or undefined for an empty body. */

@@ -1,5 +1,6 @@
-import type { CoreConfig, CoreRequest, RequestOptions } from './request.js';
-import { send } from './request.js';
+import { APIPromise } from './api-promise.js';
+import type { CoreConfig, CoreRequest, OpenStream, RequestOptions } from './request.js';
+import { requestIDOf, send } from './request.js';
 import type { SSEOptions, Stream } from './streaming.js';
 
 /**
@@ -47,46 +48,69 @@ export class APIResource {
     (await load()).check(value);
   }
 
-  /** @internal Sends one request through the core and returns the parsed JSON. */
-  protected _request<T>(req: CoreRequest, options?: RequestOptions): Promise<T> {
-    return send(configOf(this._client), { ...options, ...req }) as Promise<T>;
-  }
-
-  /** @internal GET a JSON resource. */
-  protected _get<T>(path: string, options?: RequestOptions): Promise<T> {
-    return this._request<T>({ method: 'GET', path }, options);
-  }
-
-  /** @internal POST a JSON body and read a JSON result. */
-  protected _post<T>(path: string, body: unknown, options?: RequestOptions): Promise<T> {
-    return this._request<T>({ method: 'POST', path, body }, options);
+  /**
+   * @internal Runs one method call: `request()` checks the arguments (a ValidationError
+   * there sends nothing) and describes the request; the core sends it; `map()` shapes the
+   * parsed body into the result (skipped for `asResponse()`).
+   */
+  protected _call<T>(spec: CallSpec<T>, options?: RequestOptions): APIPromise<T> {
+    const config = configOf(this._client);
+    return new APIPromise<T>(async (raw) => {
+      try {
+        const sent = await send(config, { ...options, ...(await spec.request()), raw });
+        const requestID = requestIDOf(sent.response);
+        if (raw) return { response: sent.response, requestID };
+        return { data: spec.map ? await spec.map(sent.data) : (sent.data as T), response: sent.response, requestID };
+      } catch (error) {
+        throw spec.mapError ? await spec.mapError(error) : error;
+      }
+    });
   }
 
   /**
-   * @internal POST a JSON body and read server-sent events into a `Stream` subclass. The SSE
-   * reader (and eventsource-parser) loads on the first stream, so apps that never stream
-   * do not carry it.
+   * @internal A call whose answer is server-sent events, read into a `Stream` subclass. The
+   * SSE reader (with eventsource-parser) and the stream class load with the first stream,
+   * so apps that never stream do not carry them.
    */
-  protected async _stream<S extends Stream<unknown>>(
-    path: string,
-    body: unknown,
-    options: RequestOptions | undefined,
-    Class: StreamClass<S>,
-    sse: Pick<SSEOptions, 'expectDone' | 'isTerminal'> = {},
-  ): Promise<S> {
+  protected _stream<S extends Stream<unknown>>(spec: StreamSpec<S>, options?: RequestOptions): APIPromise<S> {
     const config = configOf(this._client);
     const controller = new AbortController();
-    const req: CoreRequest & { stream: true } = { ...options, method: 'POST', path, body, stream: true, controller };
-    const [open, { iterateSSE }] = await Promise.all([send(config, req), import('./streaming.js')]);
-    // The generator does not run before the first next(), so `stream` is set by then.
-    let stream: S | undefined;
-    const iterator = iterateSSE<never>(open, controller, {
-      ...sse,
-      onFrame: (frame) => stream?._observe(frame),
-      idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout,
-      redactor: config.redactor,
-    });
-    stream = new Class(iterator, controller);
-    return stream;
+    return this._call<S>(
+      {
+        request: async () => ({ ...(await spec.request()), stream: true, controller }),
+        map: async (open) => {
+          const [{ iterateSSE }, Class] = await Promise.all([import('./streaming.js'), spec.load()]);
+          // The iterator does not read before the first next(), so `stream` is set by then.
+          let stream: S | undefined;
+          const iterator = iterateSSE<never>(open as OpenStream, controller, {
+            ...spec.sse,
+            onFrame: (frame) => stream?._observe(frame),
+            idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout,
+            redactor: config.redactor,
+          });
+          stream = new Class(iterator, controller);
+          return stream;
+        },
+      },
+      options,
+    );
   }
+}
+
+/** How one method call runs; see `APIResource._call`. */
+export interface CallSpec<T> {
+  /** Checks the arguments (loading a schema when needed) and describes the request. */
+  request: () => CoreRequest | Promise<CoreRequest>;
+  /** Shapes the parsed body into the result. @default the body as it is */
+  map?: ((data: unknown) => T | Promise<T>) | undefined;
+  /** Turns a failure into the error the method documents. */
+  mapError?: ((error: unknown) => unknown) | undefined;
+}
+
+/** How a streaming call runs; see `APIResource._stream`. */
+export interface StreamSpec<S> {
+  request: () => CoreRequest | Promise<CoreRequest>;
+  /** Loads the Stream subclass (on first use). */
+  load: () => Promise<StreamClass<S>>;
+  sse?: Pick<SSEOptions, 'expectDone' | 'isTerminal'> | undefined;
 }

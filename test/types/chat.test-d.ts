@@ -1,15 +1,15 @@
 // Type-level tests, checked by `npm run typecheck` (tsc over test/).
 import { expectTypeOf } from 'vitest';
-import { Gateway, type ChatCompletion, type ChatCompletionStream, type ChatCompletionChunk, type Model, type ModelList } from '../../src/index.js';
+import { Gateway, type APIPromise, type ChatCompletion, type ChatCompletionStream, type ChatCompletionChunk, type Model, type ModelList } from '../../src/index.js';
 
 declare const client: Gateway;
 const messages = [{ role: 'user' as const, content: 'hi' }];
 
-expectTypeOf(client.chat.completions.create({ model: 'm', messages })).toEqualTypeOf<Promise<ChatCompletion>>();
-expectTypeOf(client.chat.completions.create({ model: 'm', messages, stream: false })).toEqualTypeOf<Promise<ChatCompletion>>();
-expectTypeOf(client.chat.completions.create({ model: 'm', messages, stream: true })).toEqualTypeOf<Promise<ChatCompletionStream>>();
+expectTypeOf(client.chat.completions.create({ model: 'm', messages })).toEqualTypeOf<APIPromise<ChatCompletion>>();
+expectTypeOf(client.chat.completions.create({ model: 'm', messages, stream: false })).toEqualTypeOf<APIPromise<ChatCompletion>>();
+expectTypeOf(client.chat.completions.create({ model: 'm', messages, stream: true })).toEqualTypeOf<APIPromise<ChatCompletionStream>>();
 declare const flag: boolean;
-expectTypeOf(client.chat.completions.create({ model: 'm', messages, stream: flag })).toEqualTypeOf<Promise<ChatCompletion | ChatCompletionStream>>();
+expectTypeOf(client.chat.completions.create({ model: 'm', messages, stream: flag })).toEqualTypeOf<APIPromise<ChatCompletion | ChatCompletionStream>>();
 
 declare const stream: ChatCompletionStream;
 expectTypeOf(stream).toMatchTypeOf<AsyncIterable<ChatCompletionChunk>>();
@@ -17,8 +17,8 @@ expectTypeOf(stream.finalChatCompletion()).toEqualTypeOf<Promise<ChatCompletion>
 expectTypeOf(stream.controller).toEqualTypeOf<AbortController>();
 expectTypeOf(stream.toReadableStream()).toEqualTypeOf<ReadableStream<Uint8Array>>();
 
-expectTypeOf(client.models.list()).toEqualTypeOf<Promise<ModelList>>();
-expectTypeOf(client.models.retrieve('m')).toEqualTypeOf<Promise<Model>>();
+expectTypeOf(client.models.list()).toEqualTypeOf<APIPromise<ModelList>>();
+expectTypeOf(client.models.retrieve('m')).toEqualTypeOf<APIPromise<Model>>();
 
 // Roles and content parts are checked; a typo in a field name is caught.
 // @ts-expect-error unknown role
@@ -33,16 +33,16 @@ void client.chat.completions.create({ model: 'm', messages, ...extras });
 
 // Other endpoints: overloads follow the parameters.
 import type { Completion, CreateEmbeddingResponse, Response as GatewayResponse, ResponseStream, Stream, Transcription, TranscriptionVerbose, VideoTask } from '../../src/index.js';
-expectTypeOf(client.completions.create({ model: 'm', prompt: 'p' })).toEqualTypeOf<Promise<Completion>>();
-expectTypeOf(client.completions.create({ model: 'm', prompt: 'p', stream: true })).toEqualTypeOf<Promise<Stream<Completion>>>();
-expectTypeOf(client.embeddings.create({ model: 'm', input: 'x' })).toEqualTypeOf<Promise<CreateEmbeddingResponse>>();
-expectTypeOf(client.embeddings.create({ model: 'm', input: 'x', encoding_format: 'base64' })).toEqualTypeOf<Promise<CreateEmbeddingResponse<string>>>();
+expectTypeOf(client.completions.create({ model: 'm', prompt: 'p' })).toEqualTypeOf<APIPromise<Completion>>();
+expectTypeOf(client.completions.create({ model: 'm', prompt: 'p', stream: true })).toEqualTypeOf<APIPromise<Stream<Completion>>>();
+expectTypeOf(client.embeddings.create({ model: 'm', input: 'x' })).toEqualTypeOf<APIPromise<CreateEmbeddingResponse>>();
+expectTypeOf(client.embeddings.create({ model: 'm', input: 'x', encoding_format: 'base64' })).toEqualTypeOf<APIPromise<CreateEmbeddingResponse<string>>>();
 declare const audio: Blob;
-expectTypeOf(client.audio.transcriptions.create({ model: 'm', file: audio })).toEqualTypeOf<Promise<Transcription>>();
-expectTypeOf(client.audio.transcriptions.create({ model: 'm', file: audio, response_format: 'srt' })).toEqualTypeOf<Promise<string>>();
-expectTypeOf(client.audio.transcriptions.create({ model: 'm', file: audio, response_format: 'verbose_json' })).toEqualTypeOf<Promise<TranscriptionVerbose>>();
-expectTypeOf(client.responses.create({ model: 'm', input: 'x' })).toEqualTypeOf<Promise<GatewayResponse>>();
-expectTypeOf(client.responses.create({ model: 'm', input: 'x', stream: true })).toEqualTypeOf<Promise<ResponseStream>>();
+expectTypeOf(client.audio.transcriptions.create({ model: 'm', file: audio })).toEqualTypeOf<APIPromise<Transcription>>();
+expectTypeOf(client.audio.transcriptions.create({ model: 'm', file: audio, response_format: 'srt' })).toEqualTypeOf<APIPromise<string>>();
+expectTypeOf(client.audio.transcriptions.create({ model: 'm', file: audio, response_format: 'verbose_json' })).toEqualTypeOf<APIPromise<TranscriptionVerbose>>();
+expectTypeOf(client.responses.create({ model: 'm', input: 'x' })).toEqualTypeOf<APIPromise<GatewayResponse>>();
+expectTypeOf(client.responses.create({ model: 'm', input: 'x', stream: true })).toEqualTypeOf<APIPromise<ResponseStream>>();
 expectTypeOf(client.videos.generateAndWait({ model: 'acme_video2', prompt: 'x', duration: 5 })).toEqualTypeOf<Promise<VideoTask>>();
 // @ts-expect-error duration must be 5, 10, 15 or 20
 void client.videos.create({ model: 'acme_video2', prompt: 'x', duration: 7 });

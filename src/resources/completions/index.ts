@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource } from '../../core/resource.js';
 import type { Stream } from '../../core/streaming.js';
@@ -6,6 +7,7 @@ import type { CompletionCreateParamsNonStreaming, CompletionCreateParamsStreamin
 
 /** The schema (and zod) load with the first call; see core/resource.ts. */
 const loadSchema = lazy(() => import('./schema.js'));
+const loadStream = lazy(() => import('../../core/streaming.js').then((m) => m.Stream<Completion>));
 
 /** `client.completions`: legacy text completions (chat completions are preferred). */
 export class Completions extends APIResource {
@@ -15,13 +17,15 @@ export class Completions extends APIResource {
    * const res = await client.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say this is a test' });
    * console.log(res.choices[0]?.text);
    */
-  create(body: CompletionCreateParamsNonStreaming, options?: RequestOptions): Promise<Completion>;
-  create(body: CompletionCreateParamsStreaming, options?: RequestOptions): Promise<Stream<Completion>>;
-  create(body: CompletionCreateParams, options?: RequestOptions): Promise<Completion | Stream<Completion>>;
-  async create(body: CompletionCreateParams, options?: RequestOptions): Promise<Completion | Stream<Completion>> {
-    await this._check(loadSchema, body);
-    if (!body.stream) return this._post<Completion>('completions', body, options);
-    const { Stream } = await import('../../core/streaming.js');
-    return this._stream('completions', body, options, Stream<Completion>);
+  create(body: CompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<Completion>;
+  create(body: CompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<Stream<Completion>>;
+  create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>>;
+  create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion> | APIPromise<Stream<Completion>> {
+    const request = async () => {
+      await this._check(loadSchema, body);
+      return { method: 'POST', path: 'completions', body } as const;
+    };
+    if (body?.stream) return this._stream({ request, load: loadStream }, options);
+    return this._call<Completion>({ request }, options);
   }
 }

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource } from '../../core/resource.js';
 import { lazy } from '../../internal/lazy.js';
@@ -18,16 +19,25 @@ export class Embeddings extends APIResource {
    * const { data } = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'] });
    * console.log(data[0]?.embedding.length);
    */
-  create(body: EmbeddingCreateParams & { encoding_format: 'base64' }, options?: RequestOptions): Promise<CreateEmbeddingResponse<string>>;
-  create(body: EmbeddingCreateParams & { encoding_format?: 'float' }, options?: RequestOptions): Promise<CreateEmbeddingResponse>;
-  create(body: EmbeddingCreateParams, options?: RequestOptions): Promise<CreateEmbeddingResponse<number[] | string>>;
-  async create(body: EmbeddingCreateParams, options?: RequestOptions): Promise<CreateEmbeddingResponse<number[] | string>> {
-    await this._check(loadSchema, body);
-    const wantsRaw = body.encoding_format === 'base64';
-    const res = await this._post<CreateEmbeddingResponse<number[] | string>>('embeddings', { ...body, encoding_format: body.encoding_format ?? 'base64' }, options);
-    if (wantsRaw || !res.data.some((item) => typeof item.embedding === 'string')) return res;
-    const { decodeFloat32 } = await loadDecoder();
-    for (const item of res.data) if (typeof item.embedding === 'string') item.embedding = decodeFloat32(item.embedding);
-    return res;
+  create(body: EmbeddingCreateParams & { encoding_format: 'base64' }, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<string>>;
+  create(body: EmbeddingCreateParams & { encoding_format?: 'float' | undefined }, options?: RequestOptions): APIPromise<CreateEmbeddingResponse>;
+  create(body: EmbeddingCreateParams, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<number[] | string>>;
+  create(body: EmbeddingCreateParams, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<number[] | string>> {
+    return this._call(
+      {
+        request: async () => {
+          await this._check(loadSchema, body);
+          return { method: 'POST', path: 'embeddings', body: { ...body, encoding_format: body.encoding_format ?? 'base64' } };
+        },
+        map: async (data) => {
+          const res = data as CreateEmbeddingResponse<number[] | string>;
+          if (body.encoding_format === 'base64' || !res.data.some((item) => typeof item.embedding === 'string')) return res;
+          const { decodeFloat32 } = await loadDecoder();
+          for (const item of res.data) if (typeof item.embedding === 'string') item.embedding = decodeFloat32(item.embedding);
+          return res;
+        },
+      },
+      options,
+    );
   }
 }

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource } from '../../core/resource.js';
 import { claimStreams } from '../../core/claim-streams.js';
@@ -18,9 +19,16 @@ export class Images extends APIResource {
    * const { data } = await client.images.generate({ model: 'dall-e-3', prompt: 'A lighthouse at dawn', size: '1792x1024' });
    * console.log(data[0]?.url);
    */
-  async generate<M extends ImageModel>(body: ImageGenerateParams<M>, options?: RequestOptions): Promise<ImagesResponse> {
-    await this._check(loadGenerateSchema, body);
-    return this._post<ImagesResponse>('images/generations', body, options);
+  generate<M extends ImageModel>(body: ImageGenerateParams<M>, options?: RequestOptions): APIPromise<ImagesResponse> {
+    return this._call<ImagesResponse>(
+      {
+        request: async () => {
+          await this._check(loadGenerateSchema, body);
+          return { method: 'POST', path: 'images/generations', body };
+        },
+      },
+      options,
+    );
   }
 
   /**
@@ -30,12 +38,19 @@ export class Images extends APIResource {
    * @example
    * const { data } = await client.images.edit({ model: 'dall-e-2', image: await toFile(bytes, 'cat.png'), prompt: 'Add a hat' });
    */
-  async edit<M extends ImageModel>(body: ImageEditParams<M>, options?: RequestOptions): Promise<ImagesResponse> {
+  edit<M extends ImageModel>(body: ImageEditParams<M>, options?: RequestOptions): APIPromise<ImagesResponse> {
     claimStreams([body?.image, body?.mask]);
-    await this._check(loadEditSchema, body);
-    const { image, mask, ...fields } = body;
-    const { encodeMultipart, resolveFiles } = await import('../../core/multipart.js');
-    const form = encodeMultipart({ ...fields, ...(await resolveFiles({ image, mask })) });
-    return this._request<ImagesResponse>({ method: 'POST', path: 'images/edits', form }, options);
+    return this._call<ImagesResponse>(
+      {
+        request: async () => {
+          await this._check(loadEditSchema, body);
+          const { image, mask, ...fields } = body;
+          const { encodeMultipart, resolveFiles } = await import('../../core/multipart.js');
+          const form = encodeMultipart({ ...fields, ...(await resolveFiles({ image, mask })) });
+          return { method: 'POST', path: 'images/edits', form };
+        },
+      },
+      options,
+    );
   }
 }

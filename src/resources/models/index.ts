@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource } from '../../core/resource.js';
 import { ValidationError } from '../../core/errors.js';
@@ -12,16 +13,23 @@ export class Models extends APIResource {
    * const { data } = await client.models.list();
    * console.log(data.map((m) => m.id));
    */
-  list(options?: RequestOptions): Promise<ModelList> {
-    return this._get<ModelList>('models', options);
+  list(options?: RequestOptions): APIPromise<ModelList> {
+    return this._call<ModelList>({ request: () => ({ method: 'GET', path: 'models' }) }, options);
   }
 
   /**
    * Retrieves one model; rejects with `NotFoundError` (`model_not_found`) for unknown ids.
    * @example const model = await client.models.retrieve('gpt-4o-mini');
    */
-  async retrieve(id: string, options?: RequestOptions): Promise<Model> {
-    if (typeof id !== 'string' || !id) throw new ValidationError('id', 'must be a non-empty model id');
-    return this._get<Model>(path`models/${id}`, options);
+  retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
+    return this._call<Model>(
+      {
+        request: () => {
+          if (typeof id !== 'string' || !id) throw new ValidationError('id', 'must be a non-empty model id');
+          return { method: 'GET', path: path`models/${id}` };
+        },
+      },
+      options,
+    );
   }
 }

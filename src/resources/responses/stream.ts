@@ -2,10 +2,6 @@ import { GatewayError } from '../../core/errors.js';
 import { Stream } from '../../core/streaming.js';
 import type { Response, ResponseStreamEvent } from './types.js';
 
-const terminal = new Set(['response.completed', 'response.failed', 'response.incomplete']);
-/** True for the events that end a responses stream. */
-export const isTerminal = (event: unknown) => terminal.has((event as { type?: string }).type ?? '');
-
 /** Fills `output_text` from the output items when the server left it out. */
 export function withOutputText(response: Response): Response {
   if (typeof response.output_text === 'string') return response;

@@ -1,12 +1,17 @@
 import { ValidationError } from '../../core/errors.js';
+import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource, configOf } from '../../core/resource.js';
 import { path } from '../../internal/path.js';
-import { isUnknownTask, normalizeVideoTask, VideoTaskNotFoundError } from './task.js';
-import { waitForVideo } from './wait.js';
+import { lazy } from '../../internal/lazy.js';
 import type { VideoCreateParams, VideoDuration, VideoTask, VideoWaitOptions } from './types.js';
 
-export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError, videoTaskState, type VideoTaskState } from './task.js';
+/** Checks, normalising tasks and the wait loop load with the first video call. */
+const loadHelpers = lazy(() => import('./helpers.js'));
+const loadWait = lazy(() => import('./wait.js'));
+
+export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
+export { videoTaskState, type VideoTaskState } from './state.js';
 
 /** USD per video, by duration in seconds, from the gateway's price list. */
 export const videoPrices: Readonly<Record<VideoDuration, number>> = { 5: 0.08, 10: 0.15, 15: 0.3, 20: 0.5 };
@@ -25,15 +30,22 @@ export class Videos extends APIResource {
    * @example
    * const task = await client.videos.create({ model: 'vendor_video2', prompt: 'A paper boat on a river', duration: 5 });
    */
-  async create(body: VideoCreateParams, options?: RequestOptions): Promise<VideoTask> {
-    checkVideoParams(body);
+  create(body: VideoCreateParams, options?: RequestOptions): APIPromise<VideoTask> {
     let servedBy = '';
-    const task = await this._request<VideoTask>(
-      { method: 'POST', path: 'videos/generations', body: { ...body, async: body.async ?? true }, onServed: (base) => (servedBy = base) },
+    return this._call<VideoTask>(
+      {
+        request: async () => {
+          (await loadHelpers()).checkVideoParams(body);
+          return { method: 'POST', path: 'videos/generations', body: { ...body, async: body.async ?? true }, onServed: (base: string) => (servedBy = base) };
+        },
+        map: async (data) => {
+          const task = (await loadHelpers()).normalizeVideoTask(data);
+          this.#remember(task, servedBy);
+          return task;
+        },
+      },
       options,
     );
-    this.#remember(task, servedBy);
-    return normalizeVideoTask(task);
   }
 
   /**
@@ -42,16 +54,19 @@ export class Videos extends APIResource {
    * {@link VideoTaskNotFoundError}.
    * @example const task = await client.videos.retrieve(id); if (task.status === 'completed') console.log(task.video_url);
    */
-  async retrieve(taskId: string, options?: RequestOptions): Promise<VideoTask> {
-    if (typeof taskId !== 'string' || !taskId) throw new ValidationError('taskId', 'must be a non-empty task id');
-    const origin = this.#origin.get(taskId);
-    try {
-      const task = await this._request<VideoTask>({ method: 'GET', path: path`videos/generations/${taskId}`, baseURL: origin?.baseURL }, options);
-      return normalizeVideoTask(task);
-    } catch (error) {
-      if (isUnknownTask(error)) throw new VideoTaskNotFoundError(error, taskId, origin?.createdAt);
-      throw error;
-    }
+  retrieve(taskId: string, options?: RequestOptions): APIPromise<VideoTask> {
+    const origin = typeof taskId === 'string' ? this.#origin.get(taskId) : undefined;
+    return this._call<VideoTask>(
+      {
+        request: () => {
+          if (typeof taskId !== 'string' || !taskId) throw new ValidationError('taskId', 'must be a non-empty task id');
+          return { method: 'GET', path: path`videos/generations/${taskId}`, baseURL: origin?.baseURL };
+        },
+        map: async (data) => (await loadHelpers()).normalizeVideoTask(data),
+        mapError: async (error) => (await loadHelpers()).taskNotFound(error, taskId, origin?.createdAt),
+      },
+      options,
+    );
   }
 
   /**
@@ -70,6 +85,7 @@ export class Videos extends APIResource {
    * console.log(done.video_url);
    */
   async generateAndWait(body: VideoCreateParams, options: VideoWaitOptions = {}): Promise<VideoTask> {
+    const [{ waitForVideo }, { checkVideoParams }] = await Promise.all([loadWait(), loadHelpers()]);
     checkVideoParams(body);
     return waitForVideo(this, body, options, configOf(this._client).redactor);
   }
@@ -79,29 +95,14 @@ export class Videos extends APIResource {
    * @example client.videos.estimateCost(10) // 0.15
    */
   estimateCost(duration: VideoDuration): number {
-    checkDuration(duration);
-    return videoPrices[duration];
+    const price = typeof duration === 'number' ? videoPrices[duration] : undefined;
+    if (price === undefined) throw new ValidationError('duration', 'must be 5, 10, 15 or 20 (seconds)');
+    return price;
   }
 
   #remember(task: VideoTask, baseURL: string): void {
     if (!task?.id || !baseURL) return;
     if (this.#origin.size >= REMEMBERED_TASKS) this.#origin.delete(this.#origin.keys().next().value as string);
     this.#origin.set(task.id, { baseURL, createdAt: typeof task.created_at === 'number' ? task.created_at * 1000 : Date.now() });
-  }
-}
-
-/** Checked by hand rather than with zod: four fields do not justify loading a schema. */
-function checkVideoParams(body: VideoCreateParams): void {
-  if (typeof body !== 'object' || body === null) throw new ValidationError('params', 'must be an object');
-  // Any model id is sent as it is: gateways add video models beyond the documented two.
-  if (typeof body.model !== 'string' || !body.model.trim()) throw new ValidationError('model', "is required: a video model id such as 'vendor_video2' or 'vendor_video2-landscape'");
-  if (typeof body.prompt !== 'string' || !body.prompt.trim()) throw new ValidationError('prompt', 'is required: a description of the video');
-  checkDuration(body.duration);
-  if (body.async !== undefined && typeof body.async !== 'boolean') throw new ValidationError('async', 'must be a boolean');
-}
-
-function checkDuration(duration: unknown): asserts duration is VideoDuration {
-  if (!Object.prototype.hasOwnProperty.call(videoPrices, String(duration)) || typeof duration !== 'number') {
-    throw new ValidationError('duration', 'must be 5, 10, 15 or 20 (seconds)');
   }
 }

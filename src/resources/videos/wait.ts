@@ -4,7 +4,8 @@ import { isRetryableAPIError } from '../../core/retry.js';
 import type { Redactor } from '../../internal/redact.js';
 import { anySignal } from '../../internal/signals.js';
 import { sleep } from '../../internal/sleep.js';
-import { VideoTaskFailedError, videoTaskState } from './task.js';
+import { taskFailed } from './helpers.js';
+import { videoTaskState } from './state.js';
 import type { VideoCreateParams, VideoTask, VideoWaitOptions } from './types.js';
 
 /** Poll interval ranges the gateway advises, by video duration, in ms. */
@@ -48,7 +49,7 @@ export async function waitForVideo(videos: VideoTaskSource, body: VideoCreatePar
     const [min, max] = advisedPollMs(body.duration);
     for (;;) {
       const state = videoTaskState(task);
-      if (state === 'failed') throw new VideoTaskFailedError(task, redactor);
+      if (state === 'failed') throw taskFailed(task, redactor);
       if (state === 'completed') {
         if (task.video_url) return task;
         throw new GatewayError(

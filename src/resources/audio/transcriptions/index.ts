@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../../core/api-promise.js';
 import type { RequestOptions } from '../../../core/request.js';
 import { APIResource } from '../../../core/resource.js';
 import { claimStreams } from '../../../core/claim-streams.js';
@@ -16,17 +17,24 @@ export class Transcriptions extends APIResource {
    * @example
    * const { text } = await client.audio.transcriptions.create({ model: 'whisper-1', file: createReadStream('talk.mp3') });
    */
-  create(body: TranscriptionCreateParams & { response_format?: 'json' | null }, options?: RequestOptions): Promise<Transcription>;
-  create(body: TranscriptionCreateParams & { response_format: 'verbose_json' }, options?: RequestOptions): Promise<TranscriptionVerbose>;
-  create(body: TranscriptionCreateParams & { response_format: 'text' | 'srt' | 'vtt' }, options?: RequestOptions): Promise<string>;
-  create(body: TranscriptionCreateParams, options?: RequestOptions): Promise<Transcription | TranscriptionVerbose | string>;
-  async create(body: TranscriptionCreateParams, options?: RequestOptions): Promise<Transcription | TranscriptionVerbose | string> {
+  create(body: TranscriptionCreateParams & { response_format?: 'json' | null | undefined }, options?: RequestOptions): APIPromise<Transcription>;
+  create(body: TranscriptionCreateParams & { response_format: 'verbose_json' }, options?: RequestOptions): APIPromise<TranscriptionVerbose>;
+  create(body: TranscriptionCreateParams & { response_format: 'text' | 'srt' | 'vtt' }, options?: RequestOptions): APIPromise<string>;
+  create(body: TranscriptionCreateParams, options?: RequestOptions): APIPromise<Transcription | TranscriptionVerbose | string>;
+  create(body: TranscriptionCreateParams, options?: RequestOptions): APIPromise<Transcription | TranscriptionVerbose | string> {
     claimStreams([body?.file]);
-    await this._check(loadSchema, body);
-    const { file, ...fields } = body;
-    const { encodeMultipart, resolveFiles } = await import('../../../core/multipart.js');
-    const form = encodeMultipart({ ...fields, ...(await resolveFiles({ file })) });
-    const asText = body.response_format === 'text' || body.response_format === 'srt' || body.response_format === 'vtt';
-    return this._request({ method: 'POST', path: 'audio/transcriptions', form, responseType: asText ? 'text' : 'json' }, options);
+    return this._call(
+      {
+        request: async () => {
+          await this._check(loadSchema, body);
+          const { file, ...fields } = body;
+          const { encodeMultipart, resolveFiles } = await import('../../../core/multipart.js');
+          const form = encodeMultipart({ ...fields, ...(await resolveFiles({ file })) });
+          const asText = body.response_format === 'text' || body.response_format === 'srt' || body.response_format === 'vtt';
+          return { method: 'POST', path: 'audio/transcriptions', form, responseType: asText ? 'text' : 'json' };
+        },
+      },
+      options,
+    );
   }
 }

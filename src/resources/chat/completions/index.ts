@@ -1,3 +1,4 @@
+import type { APIPromise } from '../../../core/api-promise.js';
 import type { RequestOptions } from '../../../core/request.js';
 import { APIResource } from '../../../core/resource.js';
 import type { ChatCompletionStream } from './stream.js';
@@ -6,6 +7,7 @@ import { lazy } from '../../../internal/lazy.js';
 
 /** The schema (and zod) load with the first call; see core/resource.ts. */
 const loadSchema = lazy(() => import('./schema.js'));
+const loadStream = lazy(() => import('./stream.js').then((m) => m.ChatCompletionStream));
 
 /** `client.chat.completions` */
 export class Completions extends APIResource {
@@ -19,13 +21,15 @@ export class Completions extends APIResource {
    * });
    * console.log(completion.choices[0]?.message.content);
    */
-  create(body: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): Promise<ChatCompletion>;
-  create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): Promise<ChatCompletionStream>;
-  create(body: ChatCompletionCreateParams, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream>;
-  async create(body: ChatCompletionCreateParams, options?: RequestOptions): Promise<ChatCompletion | ChatCompletionStream> {
-    await this._check(loadSchema, body);
-    if (!body.stream) return this._post<ChatCompletion>('chat/completions', body, options);
-    const { ChatCompletionStream } = await import('./stream.js');
-    return this._stream('chat/completions', body, options, ChatCompletionStream);
+  create(body: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion>;
+  create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
+  create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
+  create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion> | APIPromise<ChatCompletionStream> {
+    const request = async () => {
+      await this._check(loadSchema, body);
+      return { method: 'POST', path: 'chat/completions', body } as const;
+    };
+    if (body?.stream) return this._stream({ request, load: loadStream }, options);
+    return this._call<ChatCompletion>({ request }, options);
   }
 }

@@ -1,0 +1,84 @@
+import { GatewayError } from './errors.js';
+
+/** What a call produced: the result, and the HTTP response it came from. */
+export interface APIResult<T> {
+  data: T;
+  response: Response;
+  /** `x-request-id`, else `x-oneapi-request-id`, else null. */
+  requestID: string | null;
+}
+
+/** @internal Runs a call; `raw` asks for the response as it arrived, body unread and unparsed. */
+export type APICall<T> = (raw: boolean) => Promise<APIResult<T> | { response: Response; requestID: string | null }>;
+
+/**
+ * What every method returns: a Promise of the result, which can also give the HTTP response.
+ * Awaiting it works as before; nothing is kept or copied for that path.
+ *
+ * @example
+ * const { data, response, requestID } = await client.chat.completions.create(params).withResponse();
+ * console.log(response.headers.get('x-ratelimit-remaining-requests'), requestID);
+ *
+ * const raw = await client.models.list().asResponse(); // body unread, not parsed or checked
+ */
+export class APIPromise<T> extends Promise<T> {
+  #call: APICall<T>;
+  #raw = false;
+  #running: ReturnType<APICall<T>> | undefined;
+
+  /** @internal Methods create these; there is no public use of the constructor. */
+  constructor(call: APICall<T>) {
+    // The base promise is never used: then/catch/finally are overridden to run the call.
+    super((resolve) => resolve(undefined as T));
+    this.#call = call;
+    // Start on the next microtask, like an eager promise, late enough for a chained
+    // asResponse() to choose the raw mode first. A failure nobody awaits is reported as an
+    // unhandled rejection, as a plain promise's would be.
+    queueMicrotask(() => void this.#run());
+  }
+
+  // Derived promises (from then/catch/finally) are plain Promises.
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  #run(): ReturnType<APICall<T>> {
+    return (this.#running ??= this.#call(this.#raw));
+  }
+
+  #result(): Promise<APIResult<T>> {
+    return this.#run().then((result) => {
+      if (!('data' in result)) throw new GatewayError('asResponse() was called on this request: its body is yours to read from the Response.');
+      return result;
+    });
+  }
+
+  /**
+   * The result with the HTTP response it came from, e.g. to read rate-limit headers.
+   * For a stream, `data` is the Stream.
+   */
+  withResponse(): Promise<APIResult<T>> {
+    return this.#result();
+  }
+
+  /**
+   * The raw `Response`, body unread: not parsed, and not checked beyond its status (errors
+   * still throw, and retries and failover still apply). Call it on the promise as returned,
+   * before awaiting it.
+   */
+  asResponse(): Promise<Response> {
+    if (!this.#running) this.#raw = true;
+    return this.#run().then((result) => result.response);
+  }
+
+  // `reason: any` mirrors Promise#then in lib.es5.d.ts, so `.then(ok, (e: Error) => …)` and
+  // `.catch(…)` type-check as on any Promise. catch() and finally() are Promise's own: both
+  // call this.then().
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#result().then((result) => result.data).then(onfulfilled, onrejected);
+  }
+}

@@ -1,0 +1,20 @@
+import type { AttemptInfo, FailoverInfo, ModelFallbackInfo, ResponseInfo, RetryInfo } from './hooks.js';
+import type { GiveUpInfo } from './logger.js';
+
+/** The wording of each log line, by event (see logger.ts for the levels). */
+const lines = {
+  onRequest: (e: AttemptInfo) => `→ ${e.method} ${e.url} (attempt ${e.attempt})`,
+  onResponse: (e: ResponseInfo) => `← ${e.status} ${e.method} ${e.url} in ${e.durationMs} ms${e.requestID ? ` (request id ${e.requestID})` : ''}`,
+  onRetry: (e: RetryInfo) => `retry ${e.attempt} of ${e.method} ${e.url} in ${e.delayMs} ms after ${e.status ?? e.error.name}${e.nextBaseURL === e.baseURL ? '' : ` (next on ${e.nextBaseURL})`}`,
+  onFailover: (e: FailoverInfo) => `failover ${e.from} -> ${e.to} after ${e.status ?? e.error.name}`,
+  onModelFallback: (e: ModelFallbackInfo) => `model fallback ${e.from} -> ${e.to} after ${e.error.message}`,
+  onGiveUp: (e: GiveUpInfo) =>
+    e.reason === 'retry-after'
+      ? `not retrying ${e.method} ${e.url}: the server asked for a wait beyond maxRetryAfterMs (${e.error.message})`
+      : `${e.method} ${e.url} failed after ${e.attempt} attempts: ${e.error.message}`,
+};
+
+/** One event as a log line. */
+export function formatLine<N extends keyof typeof lines>(name: N, info: Parameters<(typeof lines)[N]>[0]): string {
+  return (lines[name] as (info: unknown) => string)(info);
+}

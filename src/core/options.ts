@@ -1,0 +1,83 @@
+import type { Redactor } from '../internal/redact.js';
+import { readEnv } from '../internal/env.js';
+import { checkNumber } from './check.js';
+import { GatewayError, ValidationError } from './errors.js';
+import type { GatewayHooks } from './hooks.js';
+import { combineEvents, LOG_LEVELS, loggerEvents, type CoreEvents, type Logger, type LogLevel } from './logger.js';
+import { retryDefaults, type RetryPacing } from './retry.js';
+
+/** An API key, or a function giving one for every attempt (rotating tokens). */
+export type ApiKeySource = string | (() => string | Promise<string>);
+
+/**
+ * Pacing of retries; `maxRetries` stays a top-level option. Each field replaces its default.
+ * @example new Gateway({ retry: { baseDelayMs: 250, maxRetryAfterMs: 10_000 } })
+ */
+export interface RetryOptions {
+  /** The first pause; it doubles on every retry. @default 500 */
+  baseDelayMs?: number | undefined;
+  /** No pause is longer than this. @default 8_000 */
+  maxDelayMs?: number | undefined;
+  /**
+   * A server-requested wait (`Retry-After`) longer than this is not waited for: the call
+   * fails over to a healthy other base, or rejects at once with the wait on
+   * `err.retryAfterMs`. @default 60_000
+   */
+  maxRetryAfterMs?: number | undefined;
+  /** 0 to 1: the fraction by which a computed pause may be shortened at random. @default 0.25 */
+  jitter?: number | undefined;
+}
+
+/**
+ * The key getter the core calls for every attempt. A static key is wrapped in a closure; a
+ * function's result is checked and remembered by the redactor, so a rotated key is kept out
+ * of errors and logs like the first one.
+ */
+export function resolveApiKey(source: ApiKeySource | undefined, redactor: Redactor): () => string | Promise<string> {
+  if (typeof source === 'function') {
+    const remember = (key: unknown): string => {
+      if (typeof key !== 'string' || !key.trim()) throw new GatewayError("The 'apiKey' function returned no key: it must return (or resolve to) a non-empty string.");
+      redactor.add(key.trim());
+      return key.trim();
+    };
+    return () => {
+      const key = source();
+      return typeof key === 'string' ? remember(key) : Promise.resolve(key).then(remember);
+    };
+  }
+  const key = (typeof source === 'string' ? source.trim() : '') || readEnv('GATEWAY_API_KEY');
+  if (!key) throw new GatewayError("Missing API key. Pass it using the 'apiKey' option (a string, or a function returning one) or set the GATEWAY_API_KEY environment variable.");
+  redactor.add(key);
+  return () => key;
+}
+
+/** The retry pacing, each field checked and defaulted. */
+export function resolveRetry(options: RetryOptions | undefined): RetryPacing {
+  if (options === undefined) return retryDefaults;
+  if (typeof options !== 'object' || options === null) throw new ValidationError('retry', 'must be an object { baseDelayMs, maxDelayMs, maxRetryAfterMs, jitter }');
+  checkNumber('retry.baseDelayMs', options.baseDelayMs, 'ms0');
+  checkNumber('retry.maxDelayMs', options.maxDelayMs, 'ms0');
+  checkNumber('retry.maxRetryAfterMs', options.maxRetryAfterMs, 'ms0');
+  const jitter = options.jitter ?? retryDefaults.jitter;
+  if (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1)) throw new ValidationError('retry.jitter', 'must be a number between 0 and 1');
+  return {
+    baseDelayMs: options.baseDelayMs ?? retryDefaults.baseDelayMs,
+    maxDelayMs: options.maxDelayMs ?? retryDefaults.maxDelayMs,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? retryDefaults.maxRetryAfterMs,
+    jitter,
+  };
+}
+
+/** The events of every call: the user's hooks first, then the logger at its level. */
+export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLevel | undefined, logger: Logger | undefined, redactor: Redactor): CoreEvents {
+  const fromEnv = logLevel === undefined ? readEnv('GATEWAY_LOG') : undefined;
+  const level = logLevel ?? fromEnv ?? 'warn';
+  if (!LOG_LEVELS.includes(level as LogLevel)) {
+    throw new ValidationError(fromEnv === undefined ? 'logLevel' : 'GATEWAY_LOG', `must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`);
+  }
+  const sink = logger ?? console;
+  if (typeof sink !== 'object' || sink === null || !(['error', 'warn', 'info', 'debug'] as const).every((m) => typeof sink[m] === 'function')) {
+    throw new ValidationError('logger', 'must have error, warn, info and debug methods (console, pino, winston and consola loggers do)');
+  }
+  return combineEvents({ ...hooks }, loggerEvents(sink, level as LogLevel, redactor));
+}

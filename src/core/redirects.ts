@@ -1,0 +1,44 @@
+import type { APIError } from './errors.js';
+import { BaseRedirect, GatewayError, MAX_REDIRECTS } from './errors.js';
+import type { AttemptInfo } from './hooks.js';
+import type { CoreConfig } from './request.js';
+
+/** Where the next hop of a followed redirect goes. */
+export interface NextHop {
+  url: string;
+  method: string;
+  sent: string | Blob | null;
+}
+
+type MakeError = (response: Response, payload: unknown, extra: { message: string }) => Promise<APIError>;
+
+/**
+ * Decides a redirect: one to the client's other base URL is a failover (BaseRedirect),
+ * one within the same origin is followed with the key (303 as a GET; other statuses keep
+ * their method and body, which is what a moved API call wants), any other origin is refused
+ * with an APIError naming the target, so the key never goes there.
+ */
+export async function followRedirect(
+  response: Response,
+  at: AttemptInfo & { hop: number; method: string; sent: string | Blob | null; headers: Record<string, string> },
+  config: CoreConfig,
+  apiError: MakeError,
+): Promise<NextHop> {
+  // Browsers hide a manual redirect's target (an "opaque redirect", status 0).
+  if (response.type === 'opaqueredirect') {
+    throw new GatewayError(`The gateway answered with a redirect (${at.method} ${at.url}), which a browser does not let the SDK inspect or follow safely. Set baseURL to the address that serves the API.`);
+  }
+  void response.body?.cancel().catch(() => undefined);
+  const target = new URL(response.headers.get('location') ?? '', at.url).href;
+  const otherBase = config.pool.baseOf(target);
+  if (otherBase !== undefined && otherBase !== at.baseURL) throw new BaseRedirect(otherBase, await apiError(response, undefined, { message: `Redirected to the other base URL (${target})` }));
+  if (new URL(target).origin !== new URL(at.url).origin) {
+    throw await apiError(response, undefined, {
+      message: `Redirected to ${target}; not followed: the API key is only sent to the configured base URLs. Set baseURL to the address that serves the API`,
+    });
+  }
+  if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
+  if (response.status !== 303) return { url: target, method: at.method, sent: at.sent };
+  delete at.headers['content-type'];
+  return { url: target, method: 'GET', sent: null };
+}

@@ -1,0 +1,176 @@
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { APITimeoutError, APIUserAbortError, Gateway, ValidationError } from '../../src/index.js';
+import { BACKUP, BASE, chatParams, completionFixture } from '../helpers/fixtures.js';
+import { createRecorder, useMswServer } from '../helpers/msw.js';
+
+const server = useMswServer();
+const modelsURL = `${BASE}/models`;
+const list = { object: 'list', data: [] };
+const make = (options: ConstructorParameters<typeof Gateway>[0] = {}) => new Gateway({ apiKey: 'static-key-0001', baseURL: BASE, ...options });
+
+/** Answers each request with the next status (the last repeats), recording it. */
+function statuses(url: string, codes: number[], headers: Record<string, string> = { 'retry-after': '0' }) {
+  const rec = createRecorder();
+  server.use(
+    http.all(url, async ({ request }) => {
+      await rec.record(request);
+      const code = codes[Math.min(rec.calls.length - 1, codes.length - 1)] ?? 200;
+      return code === 200 ? HttpResponse.json(request.method === 'GET' ? list : completionFixture) : HttpResponse.json({ error: { message: `status ${code}` } }, { status: code, headers });
+    }),
+  );
+  return rec;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('apiKey as a function', () => {
+  it('is called for every attempt, so a rotating token is fresh on the retry (sync or async)', async () => {
+    const rec = statuses(modelsURL, [503, 200]);
+    let n = 0;
+    await make({ apiKey: async () => `async-key-000${++n}` }).models.list();
+    expect(rec.calls.map((c) => c.headers.authorization)).toEqual(['Bearer async-key-0001', 'Bearer async-key-0002']);
+    const sync = statuses(modelsURL, [200]);
+    await make({ apiKey: () => 'sync-key-0001' }).models.list();
+    expect(sync.calls[0]?.headers.authorization).toBe('Bearer sync-key-0001');
+  });
+
+  it('redacts every key it returned from errors', async () => {
+    server.use(http.get(modelsURL, ({ request }) => HttpResponse.json({ error: { message: `bad ${request.headers.get('authorization')}` } }, { status: 400 })));
+    const err = await make({ apiKey: () => 'returned-secret-key-42' }).models.list().catch((e: unknown) => e);
+    expect(String(err)).toContain('[REDACTED]');
+    expect(JSON.stringify(err) + String(err) + (err as Error).stack).not.toContain('returned-secret-key-42');
+  });
+
+  it('fails clearly when the function gives no key, and lets its own errors through', async () => {
+    statuses(modelsURL, [200]);
+    await expect(make({ apiKey: () => '' }).models.list()).rejects.toThrow(/'apiKey' function returned no key/);
+    const own = new Error('vault unreachable');
+    await expect(
+      make({
+        apiKey: () => {
+          throw own;
+        },
+      }).models.list(),
+    ).rejects.toBe(own);
+  });
+});
+
+describe('retry pacing', () => {
+  it('uses baseDelayMs, maxDelayMs and jitter as given', async () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const rec = statuses(modelsURL, [500, 500, 500, 200], {});
+    const done = make({ maxRetries: 3, retry: { baseDelayMs: 100, maxDelayMs: 150, jitter: 0.5 } }).models.list();
+    // Pauses: 100 * 0.5 = 50, then min(200, 150) * 0.5 = 75, then 75.
+    await vi.advanceTimersByTimeAsync(49);
+    expect(rec.calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(rec.calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(75);
+    expect(rec.calls).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(75);
+    await done;
+    expect(rec.calls).toHaveLength(4);
+  });
+
+  it('fails at once when Retry-After exceeds maxRetryAfterMs', async () => {
+    const rec = statuses(modelsURL, [429, 200], { 'retry-after': '5' });
+    const err = await make({ retry: { maxRetryAfterMs: 1_000 } }).models.list().catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 429, retryAfterMs: 5_000 });
+    expect(rec.calls).toHaveLength(1);
+  });
+
+  it.each([
+    [{ jitter: 1.5 }, 'retry.jitter'],
+    [{ baseDelayMs: -1 }, 'retry.baseDelayMs'],
+    [{ maxRetryAfterMs: Number.NaN }, 'retry.maxRetryAfterMs'],
+  ])('rejects %o at construction', (retry, field) => {
+    expect(() => make({ retry })).toThrow(expect.objectContaining({ field }) as Error);
+  });
+});
+
+describe('fetchOptions', () => {
+  it('merges client and request fetchOptions into every fetch, the request winning key by key', async () => {
+    const inits: RequestInit[] = [];
+    const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+      inits.push(init ?? {});
+      return Response.json(list);
+    };
+    const c = make({ fetch, fetchOptions: { cache: 'no-store', keepalive: true, dispatcher: 'agent-1' } });
+    await c.models.list();
+    await c.models.list({ fetchOptions: { keepalive: false, priority: 'high' } });
+    expect(inits[0]).toMatchObject({ cache: 'no-store', keepalive: true, dispatcher: 'agent-1' });
+    expect(inits[1]).toMatchObject({ cache: 'no-store', keepalive: false, priority: 'high', dispatcher: 'agent-1' });
+  });
+
+  it('never lets fetchOptions replace the method, body, signal or redirect policy', async () => {
+    const inits: RequestInit[] = [];
+    const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+      inits.push(init ?? {});
+      return Response.json(completionFixture);
+    };
+    const sneaky = { method: 'GET', body: 'x', redirect: 'follow', signal: null } as never;
+    await make({ fetch, fetchOptions: sneaky }).chat.completions.create(chatParams);
+    expect(inits[0]).toMatchObject({ method: 'POST', redirect: 'manual', body: JSON.stringify(chatParams) });
+    expect(inits[0]?.signal).toBeInstanceOf(AbortSignal);
+  });
+});
+
+describe('totalTimeout', () => {
+  it('bounds every attempt and pause of a call with APITimeoutError', async () => {
+    vi.useFakeTimers();
+    const rec = statuses(modelsURL, [503], { 'retry-after': '1' });
+    const done = make({ maxRetries: 10 }).models.list({ totalTimeout: 2_500 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(2_499);
+    expect(rec.calls).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    const err = await done;
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect((err as Error).message).toMatch(/did not complete within totalTimeout \(2500 ms\)/);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(rec.calls).toHaveLength(3);
+  });
+
+  it('is told apart from the caller aborting', async () => {
+    statuses(modelsURL, [503], { 'retry-after': '30' });
+    const controller = new AbortController();
+    const done = make().models.list({ totalTimeout: 60_000, signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    expect(await done).toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('is validated like the other durations', async () => {
+    await expect(make().models.list({ totalTimeout: 0 })).rejects.toMatchObject({ name: 'ValidationError', field: 'totalTimeout' });
+  });
+});
+
+describe('withOptions', () => {
+  it('derives a client with some options changed and the rest kept', async () => {
+    const rec = statuses(modelsURL, [200]);
+    const base = make({ defaultHeaders: { 'x-team': 'a' }, maxRetries: 4 });
+    const derived = base.withOptions({ timeout: 1_234 });
+    expect([derived.timeout, derived.maxRetries, derived.baseURL]).toEqual([1_234, 4, BASE]);
+    await derived.models.list();
+    expect(rec.calls[0]?.headers).toMatchObject({ 'x-team': 'a', authorization: 'Bearer static-key-0001' });
+  });
+
+  it('shares the failover health: a base found down by one client is avoided by the other', async () => {
+    const main = statuses(modelsURL, [503]);
+    const backup = statuses(`${BACKUP}/models`, [200]);
+    const first = make({ backupBaseURL: BACKUP });
+    const derived = first.withOptions({ maxRetries: 0 });
+    await first.models.list();
+    expect([main.calls.length, backup.calls.length]).toEqual([1, 1]);
+    await derived.models.list();
+    expect([main.calls.length, backup.calls.length]).toEqual([1, 2]);
+  });
+
+  it('validates the new options', () => {
+    expect(() => make().withOptions({ timeout: -1 })).toThrow(ValidationError);
+    expect(() => make().withOptions({ logLevel: 'loud' as never })).toThrow(ValidationError);
+  });
+});
