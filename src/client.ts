@@ -188,5 +188,7 @@ export class Gateway implements APIClient {
   static InternalServerError = Errors.InternalServerError;
   static ServiceUnavailableError = Errors.ServiceUnavailableError;
   static VideoTaskFailedError = VideoTaskFailedError;
+  static ParseError = Errors.ParseError;
+  static ToolRunLimitError = Errors.ToolRunLimitError;
   static VideoTaskNotFoundError = VideoTaskNotFoundError;
 }

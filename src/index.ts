@@ -26,10 +26,27 @@ export {
   InsufficientQuotaError,
   InternalServerError,
   ServiceUnavailableError,
+  ParseError,
+  ToolRunLimitError,
 } from './core/errors.js';
 export { toFile } from './core/to-file.js';
 export type { ReadStreamLike, ToFileOptions, Uploadable } from './core/uploads.js';
 export type { ChatCompletionStream } from './resources/chat/completions/stream.js';
+export { defineTool, responseFormat } from './resources/chat/completions/structured.js';
+export type { DefinedTool, ResponseFormatJSONSchema, ResponseFormatOptions, ToolDefinition, ToolRunContext } from './resources/chat/completions/structured.js';
+export type { InferOutput, StandardJSONSchemaConverter, StandardSchemaV1 } from './resources/chat/completions/standard-schema.js';
+export type {
+  ChatCompletionParseParams,
+  ChatCompletionRunToolsParams,
+  ParsedChatCompletion,
+  ParsedChatCompletionMessage,
+  ParsedChoice,
+  ParsedFunctionToolCall,
+  RunToolsOptions,
+  ToolCallResult,
+  ToolRunResult,
+  ToolRunStep,
+} from './resources/chat/completions/helpers.types.js';
 export type { Chat } from './resources/chat/index.js';
 export type { Completions as ChatCompletions } from './resources/chat/completions/index.js';
 export type {

@@ -1,5 +1,6 @@
 import type { Redactor } from '../internal/redact.js';
 import {
+  APIConnectionError,
   APIError,
   type APIErrorInit,
   AuthenticationError,
@@ -132,7 +133,7 @@ export function createAPIError(args: {
   hint?: string | undefined;
 }): APIError {
   const { redactor } = args;
-  const body = redactor.deep(args.body);
+  const body = redactDeep(args.body, redactor);
   const parsed = parseErrorBody(body);
   if (args.message !== undefined) parsed.message = redactor.string(args.message);
   const headers = new Headers();
@@ -157,4 +158,44 @@ export function unexpectedBody(text: string, contentType: string, expected: stri
   const hint = baseURLHint(where.baseURL);
   const quote = excerpt(text);
   return new GatewayError(`Expected ${expected} but got ${contentType || 'a body without a content type'}${quote ? `: "${quote}"` : ''} (${where.method} ${where.url}).${hint ? ` ${hint}` : ''}`);
+}
+
+/** A deep copy of JSON-like data with the secrets replaced in every string (keys included): servers echo headers back in error bodies. */
+export function redactDeep<T>(value: T, redactor: Redactor): T {
+  const walk = (node: unknown, depth: number): unknown => {
+    if (typeof node === 'string') return redactor.string(node);
+    if (node === null || typeof node !== 'object' || depth > 32) return node;
+    if (Array.isArray(node)) return node.map((v) => walk(v, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) out[redactor.string(k)] = walk(v, depth + 1);
+    return out;
+  };
+  return walk(value, 0) as T;
+}
+
+/**
+ * An error safe to keep as `cause`: the same object when it mentions no secret, otherwise a
+ * plain Error with them removed from its message and stack.
+ */
+function redactCause(cause: unknown, redactor: Redactor): unknown {
+  if (!(cause instanceof Error)) return cause;
+  const text = `${cause.message}\n${cause.stack ?? ''}`;
+  if (redactor.string(text) === text) return cause;
+  const safe = new Error(redactor.string(cause.message));
+  safe.name = cause.name;
+  safe.stack = redactor.string(cause.stack ?? '');
+  return safe;
+}
+
+/** Wraps a low-level failure (refused, reset, DNS, a cut stream) so that its message and cause never carry a secret. */
+export function toConnectionError(error: unknown, redactor: Redactor, message: string): APIConnectionError {
+  return new APIConnectionError(redactor.string(`${message}: ${describe(error)}`), { cause: redactCause(error, redactor) });
+}
+
+/** An error's message, with what undici puts on its cause (ECONNREFUSED, "bad port"). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
+  return detail ? `${error.message} (${detail})` : error.message;
 }

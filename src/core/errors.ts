@@ -1,4 +1,4 @@
-import type { Redactor } from '../internal/redact.js';
+import type { ChatCompletion, ChatCompletionMessageParam } from '../resources/chat/completions/types.js';
 
 const LINEAGE = Symbol.for('unified-gateway.error');
 
@@ -72,6 +72,43 @@ export class APIUserAbortError extends GatewayError {
   static override readonly kind = 'APIUserAbortError';
   constructor(message = 'Request was aborted.', options?: { cause?: unknown }) {
     super(message, options);
+  }
+}
+
+/**
+ * A reply did not match what was asked for: `parse()` got content that is not valid JSON or
+ * fails the response format's schema, or tool arguments that fail their tool's schema.
+ * `content` is the raw text the model sent.
+ */
+export class ParseError extends GatewayError {
+  static override readonly kind = 'ParseError';
+  /** The raw text: the message content, or the tool call's arguments. */
+  readonly content: string;
+  /** The schema's complaints, when the text was JSON that did not match. */
+  readonly issues: readonly string[];
+  /** @internal */
+  constructor(message: string, content: string, issues: readonly string[] = [], options?: { cause?: unknown }) {
+    super(message, options);
+    this.content = content;
+    this.issues = issues;
+  }
+}
+
+/**
+ * `runTools()` reached `maxTurns` model calls and the model still asked for tools. The
+ * transcript so far is on `messages`; the last reply on `completion`.
+ */
+export class ToolRunLimitError extends GatewayError {
+  static override readonly kind = 'ToolRunLimitError';
+  /** Every message so far: yours, the model's and the tool results. */
+  readonly messages: ChatCompletionMessageParam[];
+  /** The last completion, whose tool calls were not run. */
+  readonly completion: ChatCompletion;
+  /** @internal */
+  constructor(maxTurns: number, messages: ChatCompletionMessageParam[], completion: ChatCompletion) {
+    super(`The model still asked for tools after ${maxTurns} turns (maxTurns). The transcript so far is on err.messages.`);
+    this.messages = messages;
+    this.completion = completion;
   }
 }
 
@@ -208,12 +245,6 @@ export function isErrorPayload(body: unknown): boolean {
   if (body.error !== undefined && body.error !== null && body.error !== false) return true;
   const flat = 'code' in body && 'message' in body;
   return flat && body.code !== 0 && body.code !== 200 && body.code !== '0' && body.code !== 'success';
-}
-
-/** Wraps a low-level failure so that its message and cause never carry a secret. */
-export function toConnectionError(error: unknown, redactor: Redactor, message?: string): APIConnectionError {
-  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return new APIConnectionError(redactor.string(message ?? `Connection error: ${detail}`), { cause: redactor.cause(error) });
 }
 
 /** Redirects followed within one call, same-origin hops and moves between bases together. */

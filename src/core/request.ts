@@ -4,7 +4,7 @@ import { uuid } from '../internal/uuid.js';
 import type { Redactor } from '../internal/redact.js';
 import { lazy } from '../internal/lazy.js';
 import { checkNumber } from './check.js';
-import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, BaseRedirect, GatewayError, isErrorPayload, MAX_REDIRECTS, toConnectionError } from './errors.js';
+import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, BaseRedirect, GatewayError, isErrorPayload, MAX_REDIRECTS } from './errors.js';
 import type { BaseURLPool } from './failover.js';
 import type { AttemptInfo } from './hooks.js';
 import type { CoreEvents } from './logger.js';
@@ -215,11 +215,11 @@ async function attemptOnce(
   const timer = setTimeout(() => attemptController.abort(TIMED_OUT), timeoutMs);
   const signal = anySignal([requestSignal, attemptController.signal]);
   let url = info.url;
-  const fail = (error: unknown): GatewayError => {
+  const fail = async (error: unknown): Promise<GatewayError> => {
     if (error instanceof GatewayError) return error;
     if (requestSignal?.aborted) return stopped();
     if (attemptController.signal.aborted) return new APITimeoutError(`Request timed out after ${timeoutMs} ms (${info.method} ${url}).`);
-    return toConnectionError(error, redactor, `Connection error (${info.method} ${url}): ${describe(error)}`);
+    return (await errorFactory()).toConnectionError(error, redactor, `Connection error (${info.method} ${url})`);
   };
 
   const apiError = async (response: Response, payload: unknown, extra: { message?: string; hint?: 'base' } = {}) => {
@@ -239,8 +239,8 @@ async function attemptOnce(
   const unexpected = async (text: string, contentType: string, expected: string) => (await errorFactory()).unexpectedBody(text, contentType, expected, { ...info, url });
   // Only transport failures are mapped to SDK errors; an exception from a hook propagates as is.
   const guard = <T>(promise: Promise<T>): Promise<T> =>
-    promise.catch((error: unknown) => {
-      throw fail(error);
+    promise.catch(async (error: unknown) => {
+      throw await fail(error);
     });
 
   try {
@@ -372,12 +372,4 @@ function buildHeaders(config: CoreConfig, req: CoreRequest): Record<string, stri
 
 function joinURL(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path}`;
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // undici puts the useful part (ECONNREFUSED, "bad port") on the cause.
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
-  return detail ? `${error.message} (${detail})` : error.message;
 }

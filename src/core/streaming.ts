@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { createAPIError, excerpt } from './error-factory.js';
-import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload, toConnectionError } from './errors.js';
+import { createAPIError, excerpt, toConnectionError } from './error-factory.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
 import type { Redactor } from '../internal/redact.js';
 import type { OpenStream } from './request.js';
 
@@ -209,7 +209,7 @@ class SSEIterator<T> implements AsyncIterator<T> {
         } catch (error) {
           throw this.#stopped
             ? stopError(this.#stopped, this.#options, this.#open.signal)
-            : toConnectionError(error, this.#options.redactor, `Stream interrupted (${method} ${url}): ${(error as Error)?.message ?? String(error)}`);
+            : toConnectionError(error, this.#options.redactor, `Stream interrupted (${method} ${url})`);
         }
         this.#waitingSince = undefined;
         if (this.#stopped) throw stopError(this.#stopped, this.#options, this.#open.signal);

@@ -1,6 +1,6 @@
 // Type-level tests, checked by `npm run typecheck` (tsc over test/).
 import { expectTypeOf } from 'vitest';
-import { Gateway, type APIPromise, type ChatCompletion, type ChatCompletionStream, type ChatCompletionChunk, type Model, type ModelList } from '../../src/index.js';
+import { defineTool, Gateway, responseFormat, type APIPromise, type ChatCompletion, type ChatCompletionStream, type ChatCompletionChunk, type Model, type ModelList } from '../../src/index.js';
 
 declare const client: Gateway;
 const messages = [{ role: 'user' as const, content: 'hi' }];
@@ -58,3 +58,17 @@ declare const someModel: string;
 void client.images.generate({ model: someModel, prompt: 'x', size: '512x512' });
 // @ts-expect-error image sizes are <w>x<h>
 void client.images.generate({ model: 'dall-e-3', prompt: 'x', size: 'large' });
+
+// 0.2: raw responses keep each overload's type; parse() types `parsed` from the schema;
+// runTools() types each tool's arguments from its schema.
+declare const schema: import('../../src/index.js').StandardSchemaV1<unknown, { city: string }>;
+expectTypeOf(client.chat.completions.create({ model: 'm', messages }).withResponse()).resolves.toHaveProperty('data').toEqualTypeOf<ChatCompletion>();
+expectTypeOf(client.chat.completions.create({ model: 'm', messages, stream: true }).withResponse()).resolves.toHaveProperty('data').toEqualTypeOf<ChatCompletionStream>();
+expectTypeOf(client.models.list().asResponse()).toEqualTypeOf<Promise<Response>>();
+const parsed = client.chat.completions.parse({ model: 'm', messages, response_format: responseFormat(schema, 'x') });
+expectTypeOf(parsed).resolves.toHaveProperty('choices').items.toHaveProperty('message').toHaveProperty('parsed').toEqualTypeOf<{ city: string } | null>();
+const tool = defineTool({ name: 'lookup', parameters: schema, run: (args) => args.city.length });
+expectTypeOf(tool.function.name).toEqualTypeOf<'lookup'>();
+void client.chat.completions.runTools({ model: 'm', messages, tools: [tool] }, { onStep: (step) => expectTypeOf(step.toolResults[0]?.args).toEqualTypeOf<{ city: string } | undefined>() });
+// @ts-expect-error a tool's run receives its schema's output type
+defineTool({ name: 'bad', parameters: schema, run: (args: { town: string }) => args.town });

@@ -1,3 +1,4 @@
+import { redactDeep } from '../../core/error-factory.js';
 import { APIError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { Redactor } from '../../internal/redact.js';
 import { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
@@ -48,7 +49,7 @@ function failureText(task: VideoTask): string | undefined {
 
 /** The error for a task that ended in failure, with the client's secrets removed from all of it. */
 export function taskFailed(task: VideoTask, redactor: Redactor): VideoTaskFailedError {
-  const safe = redactor.deep(task);
+  const safe = redactDeep(task, redactor);
   const error = failureText(safe);
   const how = String(safe.status).toLowerCase() === 'failed' ? 'failed' : `ended with status '${String(safe.status)}'`;
   return new VideoTaskFailedError(`Video task ${safe.id} ${how}${error ? `: ${error}` : ''}.`, safe, error);

@@ -1,13 +1,25 @@
 import type { APIPromise } from '../../../core/api-promise.js';
 import type { RequestOptions } from '../../../core/request.js';
-import { APIResource } from '../../../core/resource.js';
-import type { ChatCompletionStream } from './stream.js';
-import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './types.js';
+import { APIResource, configOf } from '../../../core/resource.js';
 import { lazy } from '../../../internal/lazy.js';
+import type {
+  ChatCompletionParseParams,
+  ChatCompletionRunToolsParams,
+  ParsedChatCompletion,
+  ParsedOf,
+  RunToolsOptions,
+  ToolOf,
+  ToolRunResult,
+} from './helpers.types.js';
+import type { ChatCompletionStream } from './stream.js';
+import type { DefinedTool } from './structured.js';
+import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './types.js';
 
-/** The schema (and zod) load with the first call; see core/resource.ts. */
+/** The schema (and zod) load with the first call; the helpers with their first use; see core/resource.ts. */
 const loadSchema = lazy(() => import('./schema.js'));
 const loadStream = lazy(() => import('./stream.js').then((m) => m.ChatCompletionStream));
+const loadParse = lazy(() => import('./parse.js'));
+const loadRunTools = lazy(() => import('./run-tools.js'));
 
 /** `client.chat.completions` */
 export class Completions extends APIResource {
@@ -29,7 +41,54 @@ export class Completions extends APIResource {
       await this._check(loadSchema, body);
       return { method: 'POST', path: 'chat/completions', body } as const;
     };
-    if (body?.stream) return this._stream({ request, load: loadStream }, options);
+    if (body?.stream) return this._stream<ChatCompletionStream>({ request, load: loadStream }, options);
     return this._call<ChatCompletion>({ request }, options);
+  }
+
+  /**
+   * Creates a chat completion and parses it: `message.parsed` is the reply validated by the
+   * schema of a {@link responseFormat} (null on a refusal, whose text stays on
+   * `message.refusal`), and each tool call of a {@link defineTool} tool gets
+   * `function.parsed_arguments`. A reply that is not valid JSON, or fails its schema, rejects
+   * with `ParseError` (the raw text on `content`). With `stream: true`, resolves to a stream
+   * whose `finalChatCompletion()` is parsed.
+   * @example
+   * const Weather = z.object({ city: z.string(), celsius: z.number() });
+   * const completion = await client.chat.completions.parse({
+   *   model: 'gpt-4o-mini',
+   *   messages: [{ role: 'user', content: 'Weather in Paris?' }],
+   *   response_format: responseFormat(Weather, 'weather'),
+   * });
+   * console.log(completion.choices[0]?.message.parsed?.celsius);
+   */
+  parse<P extends ChatCompletionParseParams & { stream?: false | null | undefined }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>;
+  parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ChatCompletionStream<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>>;
+  parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ChatCompletionStream<ParsedChatCompletion>> {
+    const request = async () => {
+      await this._check(loadSchema, body);
+      return { method: 'POST', path: 'chat/completions', body } as const;
+    };
+    if (body?.stream) return this._stream({ request, load: async () => (await loadParse()).parsingStream(body) }, options);
+    return this._call({ request, map: async (data) => (await loadParse()).parseCompletion(data as ChatCompletion, body) }, options);
+  }
+
+  /**
+   * Runs a conversation with tools to its end: calls the model, runs the tool calls it asks
+   * for (concurrently, arguments checked by each tool's schema), sends the results back,
+   * and repeats until the model answers without tool calls. A tool that throws, or arguments
+   * that fail their schema, are sent back to the model as text so it can recover. Past
+   * `maxTurns` model calls (default 10) it rejects with `ToolRunLimitError`, the transcript
+   * on `err.messages`. `signal` aborts between and during turns. With `stream: true` every
+   * turn is streamed (`onChunk` sees each chunk).
+   * @example
+   * const { completion, messages } = await client.chat.completions.runTools(
+   *   { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [getWeather] },
+   *   { maxTurns: 5, onStep: (step) => console.log(step.turn, step.toolResults.map((r) => r.name)) },
+   * );
+   * console.log(completion.choices[0]?.message.content);
+   */
+  async runTools<const Tools extends readonly DefinedTool[]>(body: ChatCompletionRunToolsParams<Tools>, options: RunToolsOptions<Tools[number]> = {}): Promise<ToolRunResult> {
+    const { runTools } = await loadRunTools();
+    return runTools(this, body, options as RunToolsOptions, configOf(this._client).redactor);
   }
 }

@@ -3,11 +3,12 @@ import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCom
 
 /**
  * The stream returned by `chat.completions.create({ stream: true })`. Besides iteration it
- * can await the whole reply with {@link ChatCompletionStream.finalChatCompletion}.
+ * can await the whole reply with {@link ChatCompletionStream.finalChatCompletion}; from
+ * `chat.completions.parse({ stream: true })` that reply is parsed (`Final`).
  */
-export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
+export class ChatCompletionStream<Final = ChatCompletion> extends Stream<ChatCompletionChunk> {
   #accumulator = new ChatCompletionAccumulator();
-  #final: Promise<ChatCompletion> | undefined;
+  #final: Promise<Final> | undefined;
 
   /** @internal */
   override _observe(chunk: ChatCompletionChunk): void {
@@ -22,9 +23,14 @@ export class ChatCompletionStream extends Stream<ChatCompletionChunk> {
    * const stream = await client.chat.completions.create({ model, messages, stream: true });
    * const completion = await stream.finalChatCompletion();
    */
-  finalChatCompletion(): Promise<ChatCompletion> {
-    this.#final ??= this.drain().then(() => this.#accumulator.result());
+  finalChatCompletion(): Promise<Final> {
+    this.#final ??= this.drain().then(() => this._finalize(this.#accumulator.result()));
     return this.#final;
+  }
+
+  /** @internal What the accumulated completion becomes: itself, or parsed (`parse({ stream: true })`). */
+  protected _finalize(completion: ChatCompletion): Final | Promise<Final> {
+    return completion as Final;
   }
 }
 

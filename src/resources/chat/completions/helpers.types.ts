@@ -1,0 +1,101 @@
+import type { RequestOptions } from '../../../core/request.js';
+import type { DefinedTool, ResponseFormatJSONSchema } from './structured.js';
+import type {
+  ChatCompletion,
+  ChatCompletionChoice,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessage,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+  ResponseFormat,
+} from './types.js';
+
+// Types of chat.completions.parse() and runTools(): the result typed from the response
+// format's schema, and tool calls typed from each tool's schema.
+
+/** The arguments type of a tool made by `defineTool`, `unknown` for other tools. */
+type ArgsOf<T> = T extends DefinedTool<string, infer A, unknown> ? A : unknown;
+/** The name of a tool. */
+type NameOf<T> = T extends { function: { name: infer N } } ? N : string;
+
+/** A tool call with its arguments parsed and checked: typed by the tool's schema, narrowed by `function.name`. */
+export type ParsedFunctionToolCall<Tool = ChatCompletionTool> = Tool extends unknown
+  ? ChatCompletionMessageToolCall & { function: { name: NameOf<Tool>; arguments: string; parsed_arguments: ArgsOf<Tool> } }
+  : never;
+
+/** An assistant message of a parsed completion. */
+export interface ParsedChatCompletionMessage<T = unknown, Tool = ChatCompletionTool> extends ChatCompletionMessage {
+  /** The content parsed and validated by the response format's schema; null on a refusal or without a schema. */
+  parsed: T | null;
+  tool_calls?: Array<ParsedFunctionToolCall<Tool>>;
+}
+
+export interface ParsedChoice<T = unknown, Tool = ChatCompletionTool> extends ChatCompletionChoice {
+  message: ParsedChatCompletionMessage<T, Tool>;
+}
+
+/** The result of `chat.completions.parse()`. */
+export interface ParsedChatCompletion<T = unknown, Tool = ChatCompletionTool> extends ChatCompletion {
+  choices: Array<ParsedChoice<T, Tool>>;
+}
+
+/** Parameters of `chat.completions.parse()`: a chat request whose response format and tools may come from `responseFormat()` and `defineTool()`. */
+export interface ChatCompletionParseParams extends Omit<ChatCompletionCreateParamsBase, 'response_format' | 'tools'> {
+  response_format?: ResponseFormatJSONSchema | ResponseFormat | undefined;
+  tools?: ReadonlyArray<DefinedTool | ChatCompletionTool> | undefined;
+}
+
+/** What `message.parsed` becomes for these parameters. */
+export type ParsedOf<P> = P extends { response_format: ResponseFormatJSONSchema<infer T> } ? T : P extends { response_format: { type: 'json_schema' | 'json_object' } } ? unknown : null;
+/** The tools of these parameters, as a union. */
+export type ToolOf<P> = P extends { tools: ReadonlyArray<infer Tool> } ? Tool : ChatCompletionTool;
+
+/** Parameters of `chat.completions.runTools()`: every tool made by `defineTool` with a `run`. */
+export interface ChatCompletionRunToolsParams<Tools extends readonly DefinedTool[] = readonly DefinedTool[]> extends Omit<ChatCompletionCreateParamsBase, 'tools' | 'response_format'> {
+  tools: Tools;
+  response_format?: ResponseFormat | undefined;
+}
+
+/** What one tool call produced in a turn of `runTools()`. */
+export type ToolCallResult<Tool = DefinedTool> = Tool extends DefinedTool<infer N, infer A, infer R>
+  ? {
+      call: ChatCompletionMessageToolCall;
+      name: N;
+      /** The checked arguments; undefined when they failed their schema. */
+      args: A | undefined;
+      /** What `run` returned; undefined when it threw or was not reached. */
+      result: R | undefined;
+      /** Why the call failed (sent back to the model as the tool result), if it did. */
+      error: string | undefined;
+      /** The text sent back to the model. */
+      content: string;
+    }
+  : never;
+
+/** One turn of `runTools()`: one request to the model, and the tool calls it produced. */
+export interface ToolRunStep<Tool = DefinedTool> {
+  /** 1 for the first model call. */
+  turn: number;
+  completion: ChatCompletion;
+  toolResults: Array<ToolCallResult<Tool>>;
+}
+
+/** Options of `chat.completions.runTools()`, besides the usual request options (applied to every model call). */
+export interface RunToolsOptions<Tool = DefinedTool> extends RequestOptions {
+  /** Model calls allowed; past it, `ToolRunLimitError`. @default 10 */
+  maxTurns?: number | undefined;
+  /** Called once per turn with its completion and tool results; a returned promise is awaited before the next turn. */
+  onStep?: ((step: ToolRunStep<Tool>) => unknown) | undefined;
+  /** With `stream: true`: every chunk of every turn, e.g. to show text as it arrives. */
+  onChunk?: ((chunk: ChatCompletionChunk) => void) | undefined;
+}
+
+/** The result of `runTools()`: the final completion and the whole transcript. */
+export interface ToolRunResult {
+  /** The model's last reply, with no tool calls. */
+  completion: ChatCompletion;
+  /** Every message: yours, the model's and the tool results, ready to continue the conversation. */
+  messages: ChatCompletionMessageParam[];
+}

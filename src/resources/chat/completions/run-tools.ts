@@ -1,0 +1,87 @@
+import { APIUserAbortError, ToolRunLimitError, ValidationError } from '../../../core/errors.js';
+import type { Redactor } from '../../../internal/redact.js';
+import type { ChatCompletionRunToolsParams, RunToolsOptions, ToolCallResult, ToolRunResult } from './helpers.types.js';
+import { checkArguments } from './parse.js';
+import { slotOf } from './schema-slot.js';
+import type { DefinedTool } from './structured.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionCreateParams } from './types.js';
+import type { ChatCompletionStream } from './stream.js';
+
+/** What the loop needs from `client.chat.completions`. */
+export interface ChatCaller {
+  create(body: ChatCompletionCreateParams, options?: RunToolsOptions): PromiseLike<ChatCompletion | ChatCompletionStream>;
+}
+
+/** How many model calls `runTools` makes at most by default. */
+export const DEFAULT_MAX_TURNS = 10;
+
+/**
+ * The loop behind `chat.completions.runTools()`: call the model; run the tool calls it asks
+ * for, concurrently; send their results (or the errors they met, as text the model can
+ * recover from) back; repeat until it answers without tool calls, or `maxTurns` is reached.
+ */
+export async function runTools(chat: ChatCaller, body: ChatCompletionRunToolsParams, options: RunToolsOptions, redactor: Redactor): Promise<ToolRunResult> {
+  const { maxTurns = DEFAULT_MAX_TURNS, onStep, onChunk, signal, ...requestOptions } = options;
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new ValidationError('maxTurns', 'must be an integer >= 1');
+  if (!Array.isArray(body?.tools) || body.tools.length === 0) throw new ValidationError('tools', 'must be a non-empty array of tools made by defineTool({ ..., run })');
+  body.tools.forEach((tool, i) => {
+    if (typeof slotOf(tool)?.run !== 'function') throw new ValidationError(`tools[${i}]`, 'needs a run function: make it with defineTool({ name, parameters, run })');
+  });
+  const messages: ChatCompletionMessageParam[] = [...body.messages];
+  const aborted = () => new APIUserAbortError(undefined, { cause: signal?.reason });
+
+  for (let turn = 1; ; turn++) {
+    if (signal?.aborted) throw aborted();
+    const completion = await ask(chat, { ...body, messages }, { ...requestOptions, signal }, onChunk);
+    const message = completion.choices[0]?.message;
+    const calls = message?.tool_calls ?? [];
+    messages.push({ role: 'assistant', content: message?.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) });
+    if (calls.length === 0 || turn >= maxTurns) {
+      await onStep?.({ turn, completion, toolResults: [] });
+      if (calls.length === 0) return { completion, messages };
+      throw new ToolRunLimitError(maxTurns, messages, completion);
+    }
+    const toolResults = await untilAborted(Promise.all(calls.map((call) => runOne(call, body.tools, signal, redactor))), signal, aborted);
+    for (const result of toolResults) messages.push({ role: 'tool', tool_call_id: result.call.id, content: result.content });
+    await onStep?.({ turn, completion, toolResults });
+  }
+}
+
+/** One model call, streamed when the body asks for it (every chunk goes to onChunk). */
+async function ask(chat: ChatCaller, body: ChatCompletionRunToolsParams, options: RunToolsOptions, onChunk: ((chunk: ChatCompletionChunk) => void) | undefined): Promise<ChatCompletion> {
+  const params = { ...body, tools: [...body.tools] } as ChatCompletionCreateParams;
+  if (!body.stream) return (await chat.create({ ...params, stream: false }, options)) as ChatCompletion;
+  const stream = (await chat.create({ ...params, stream: true }, options)) as ChatCompletionStream;
+  if (onChunk) for await (const chunk of stream) onChunk(chunk);
+  return stream.finalChatCompletion();
+}
+
+/** Runs one tool call; whatever goes wrong becomes the text the model gets back. */
+async function runOne(call: ChatCompletionMessageToolCall, tools: readonly DefinedTool[], signal: AbortSignal | undefined, redactor: Redactor): Promise<ToolCallResult> {
+  const name = call.function.name;
+  const failed = (error: string): ToolCallResult => ({ call, name, args: undefined, result: undefined, error, content: `Error: ${error}` });
+  const tool = tools.find((t) => t.function.name === name);
+  if (!tool) return failed(`there is no tool named "${name}"; the tools are ${tools.map((t) => t.function.name).join(', ')}.`);
+  const checked = await checkArguments(call, tools);
+  if (!checked.ok) return failed(`invalid arguments for ${name}: ${checked.error.issues.length ? checked.error.issues.join('; ') : checked.error.message}`);
+  const run = slotOf(tool)?.run as (args: unknown, context: { call: ChatCompletionMessageToolCall; signal: AbortSignal }) => unknown;
+  try {
+    const result = await run(checked.value, { call, signal: signal ?? new AbortController().signal });
+    return { call, name, args: checked.value, result, error: undefined, content: typeof result === 'string' ? result : (JSON.stringify(result) ?? '') };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const text = redactor.string(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    return { ...failed(`${name} failed: ${text}`), args: checked.value };
+  }
+}
+
+/** Rejects as soon as `signal` aborts, even while tools are still running. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, aborted: () => Error): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
