@@ -116,5 +116,6 @@ export type {
 } from './resources/responses/types.js';
 export { VideoTaskFailedError, VideoTaskNotFoundError, VIDEO_TASK_TTL_MS, videoPrices, videoTaskState } from './resources/videos/index.js';
 export type { VideoTaskState } from './resources/videos/index.js';
-export type { Videos } from './resources/videos/index.js';
+export type { VideoDownloadOptions, Videos } from './resources/videos/index.js';
+export type { DownloadProgress } from './resources/videos/download.js';
 export type { VideoCreateParams, VideoDuration, VideoModel, VideoTask, VideoTaskStatus, VideoWaitOptions } from './resources/videos/types.js';

@@ -16,11 +16,12 @@ type MakeError = (response: Response, payload: unknown, extra: { message: string
  * Decides a redirect: one to the client's other base URL is a failover (BaseRedirect),
  * one within the same origin is followed with the key (303 as a GET; other statuses keep
  * their method and body, which is what a moved API call wants), any other origin is refused
- * with an APIError naming the target, so the key never goes there.
+ * with an APIError naming the target, so the key never goes there. A download is the
+ * exception: it follows a hand-off to another origin (a CDN), without the key.
  */
 export async function followRedirect(
   response: Response,
-  at: AttemptInfo & { hop: number; method: string; sent: string | Blob | null; headers: Record<string, string> },
+  at: AttemptInfo & { hop: number; method: string; sent: string | Blob | null; headers: Record<string, string>; download: boolean },
   config: CoreConfig,
   apiError: MakeError,
 ): Promise<NextHop> {
@@ -30,6 +31,13 @@ export async function followRedirect(
   }
   void response.body?.cancel().catch(() => undefined);
   const target = new URL(response.headers.get('location') ?? '', at.url).href;
+  if (at.download) {
+    // A download may hand off to a CDN: follow it, the key only to the client's base origins.
+    if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
+    const origin = new URL(target).origin;
+    if (![config.pool.main, config.pool.backup].some((base) => base !== undefined && new URL(base).origin === origin)) delete at.headers.authorization;
+    return { url: target, method: 'GET', sent: null };
+  }
   const otherBase = config.pool.baseOf(target);
   if (otherBase !== undefined && otherBase !== at.baseURL) throw new BaseRedirect(otherBase, await apiError(response, undefined, { message: `Redirected to the other base URL (${target})` }));
   if (new URL(target).origin !== new URL(at.url).origin) {

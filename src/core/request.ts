@@ -80,6 +80,16 @@ export interface CoreRequest extends RequestOptions {
   controller?: AbortController | undefined;
   /** Resolve with the response once its status is known, body unread (`asResponse()`). */
   raw?: boolean | undefined;
+  /** An absolute URL instead of a base URL and `path` (downloads): no failover, no effect on base health. */
+  url?: string | undefined;
+  /** Send the Authorization header. @default true */
+  auth?: boolean | undefined;
+  /**
+   * Resolve once the first body bytes arrived, with the opened body as the data (like a
+   * stream, without its content checks). Redirects to another origin are followed without
+   * the key: a download URL often hands off to a CDN.
+   */
+  download?: boolean | undefined;
 }
 
 /** What a call produced: the response, and its parsed body (JSON, text, or the opened stream). */
@@ -135,17 +145,19 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<Sent> 
   const idempotencyKey = headers['idempotency-key'];
   const body = req.form?.blob ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
   const { pool, events } = config;
-  const pinned = req.baseURL;
+  // A download URL is its own address: it is never moved to the other base.
+  const pinned = req.url === undefined ? req.baseURL : (pool.baseOf(req.url) ?? new URL(req.url).origin);
+  const direct = req.url !== undefined;
   let baseURL = pinned ?? pool.pick();
   let retries = 0;
   let redirects = 0;
 
   try {
     for (let attempt = 1; ; attempt++) {
-      const info: AttemptInfo = { method: req.method, url: joinURL(baseURL, req.path), baseURL, attempt, idempotencyKey };
+      const info: AttemptInfo = { method: req.method, url: req.url ?? joinURL(baseURL, req.path), baseURL, attempt, idempotencyKey };
       try {
         const result = await attemptOnce(config, req, info, headers, body, requestSignal, stopped);
-        pool.markHealthy(baseURL);
+        if (!direct) pool.markHealthy(baseURL);
         req.onServed?.(baseURL);
         return result;
       } catch (caught) {
@@ -159,7 +171,7 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<Sent> 
         }
         const error = caught;
         if (!(error instanceof GatewayError) || !isRetryable(error)) throw error;
-        pool.markFailed(baseURL);
+        if (!direct) pool.markFailed(baseURL);
         if (retries >= maxRetries) {
           if (retries > 0) events.onGiveUp?.({ ...info, error, reason: 'retries' });
           throw error;
@@ -246,7 +258,7 @@ async function attemptOnce(
   try {
     // A copy per attempt: the key may rotate between attempts, and a 303 rewrites the request.
     const attemptHeaders = { ...headers };
-    if (attemptHeaders.authorization === undefined) {
+    if (attemptHeaders.authorization === undefined && req.auth !== false) {
       const key = config.apiKey();
       attemptHeaders.authorization = `Bearer ${typeof key === 'string' ? key : await key}`;
     }
@@ -266,7 +278,7 @@ async function attemptOnce(
       response = await guard(fetchImpl(url, { ...extra, method, headers: attemptHeaders, body: sent, signal: signal ?? null, redirect: 'manual' }));
       if (!isRedirect(response)) break;
       // How to follow (or refuse) it loads with the first redirect.
-      const next = await (await loadRedirects()).followRedirect(response, { ...info, url, hop, method, sent, headers: attemptHeaders }, config, apiError);
+      const next = await (await loadRedirects()).followRedirect(response, { ...info, url, hop, method, sent, headers: attemptHeaders, download: req.download === true }, config, apiError);
       ({ url, method, sent } = next);
     }
     config.events.onResponse?.({ ...info, url, status: response.status, durationMs: Date.now() - started, requestID: requestIDOf(response) });
@@ -282,9 +294,9 @@ async function attemptOnce(
     }
     if (req.raw) return { response, data: undefined };
 
-    if (req.stream) {
+    if (req.stream || req.download) {
       // An HTML page where events were expected is a wrong URL or a proxy's page, not a cut stream.
-      if (contentType.includes('html')) throw await unexpected(await guard(untilAborted(response.text(), signal, custom)), contentType, 'an event stream');
+      if (req.stream && contentType.includes('html')) throw await unexpected(await guard(untilAborted(response.text(), signal, custom)), contentType, 'an event stream');
       if (!response.body) throw new GatewayError(`Response has no body to stream (${info.method} ${url}).`);
       const reader = response.body.getReader();
       // Read the first bytes inside the attempt: a stream cut before anything reached the
@@ -293,8 +305,8 @@ async function attemptOnce(
         void reader.cancel().catch(() => undefined);
         throw error;
       });
-      if (first.done || !first.value) throw new APIConnectionError(`Stream closed before any data (${info.method} ${url}).`);
-      const open: OpenStream = { reader, first: first.value, signal: requestSignal ?? new AbortController().signal, method: info.method, url };
+      if ((first.done || !first.value) && !req.download) throw new APIConnectionError(`Stream closed before any data (${info.method} ${url}).`);
+      const open: OpenStream = { reader, first: first.value ?? new Uint8Array(0), signal: requestSignal ?? new AbortController().signal, method: info.method, url };
       return { response, data: open };
     }
 
@@ -359,7 +371,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, c
 function buildHeaders(config: CoreConfig, req: CoreRequest): Record<string, string> {
   // The authorization header is set per attempt (a key function may rotate the key).
   const headers: Record<string, string> = {
-    accept: req.stream ? 'text/event-stream' : req.responseType === 'text' ? 'text/plain, application/json' : 'application/json',
+    accept: req.stream ? 'text/event-stream' : req.download ? '*/*' : req.responseType === 'text' ? 'text/plain, application/json' : 'application/json',
   };
   if (req.form) headers['content-type'] = req.form.contentType;
   else if (req.body !== undefined) headers['content-type'] = 'application/json';

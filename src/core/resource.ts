@@ -60,7 +60,7 @@ export class APIResource {
         const sent = await send(config, { ...options, ...(await spec.request()), raw });
         const requestID = requestIDOf(sent.response);
         if (raw) return { response: sent.response, requestID };
-        return { data: spec.map ? await spec.map(sent.data) : (sent.data as T), response: sent.response, requestID };
+        return { data: spec.map ? await spec.map(sent.data, sent.response) : (sent.data as T), response: sent.response, requestID };
       } catch (error) {
         throw spec.mapError ? await spec.mapError(error) : error;
       }
@@ -102,7 +102,7 @@ export interface CallSpec<T> {
   /** Checks the arguments (loading a schema when needed) and describes the request. */
   request: () => CoreRequest | Promise<CoreRequest>;
   /** Shapes the parsed body into the result. @default the body as it is */
-  map?: ((data: unknown) => T | Promise<T>) | undefined;
+  map?: ((data: unknown, response: Response) => T | Promise<T>) | undefined;
   /** Turns a failure into the error the method documents. */
   mapError?: ((error: unknown) => unknown) | undefined;
 }

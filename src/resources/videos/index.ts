@@ -1,14 +1,16 @@
 import { ValidationError } from '../../core/errors.js';
 import type { APIPromise } from '../../core/api-promise.js';
-import type { RequestOptions } from '../../core/request.js';
+import type { OpenStream, RequestOptions } from '../../core/request.js';
 import { APIResource, configOf } from '../../core/resource.js';
 import { path } from '../../internal/path.js';
 import { lazy } from '../../internal/lazy.js';
+import type { DownloadProgress } from './download.js';
 import type { VideoCreateParams, VideoDuration, VideoTask, VideoWaitOptions } from './types.js';
 
 /** Checks, normalising tasks and the wait loop load with the first video call. */
 const loadHelpers = lazy(() => import('./helpers.js'));
 const loadWait = lazy(() => import('./wait.js'));
+const loadDownload = lazy(() => import('./download.js'));
 
 export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
 export { videoTaskState, type VideoTaskState } from './state.js';
@@ -91,6 +93,39 @@ export class Videos extends APIResource {
   }
 
   /**
+   * Downloads a finished video: from a completed task's `video_url`, or from a URL. Resolves
+   * to a `Response` once the first bytes arrived (retried like any request until then);
+   * its body reports `{ loadedBytes, totalBytes }` to `onProgress` as it is read
+   * (`totalBytes` is null without a Content-Length), and errors if it is cut short.
+   * The API key is sent only when the URL's origin is one of the client's base URLs
+   * (gateways proxy downloads through themselves); a CDN, or any other origin, never gets
+   * it, redirects included.
+   * @example
+   * const response = await client.videos.download(task, { onProgress: (p) => console.log(p.loadedBytes, p.totalBytes) });
+   * await writeFile('video.mp4', Buffer.from(await response.arrayBuffer()));
+   */
+  download(taskOrURL: VideoTask | string, options: VideoDownloadOptions = {}): Promise<Response> {
+    const config = configOf(this._client);
+    const given = typeof taskOrURL === 'string' ? taskOrURL : taskOrURL?.video_url;
+    const origin = typeof taskOrURL === 'object' && taskOrURL ? this.#origin.get(taskOrURL.id)?.baseURL : undefined;
+    const { onProgress, ...requestOptions } = options;
+    return this._call<Response>(
+      {
+        request: () => {
+          if (typeof given !== 'string' || !given.trim()) throw new ValidationError('taskOrURL', 'must be a completed video task (with video_url) or a URL');
+          // A relative URL is on the gateway that made the task.
+          const url = new URL(given.trim(), origin ?? config.pool.main).href;
+          const bases = [config.pool.main, config.pool.backup].filter((b): b is string => b !== undefined);
+          const auth = bases.some((base) => new URL(base).origin === new URL(url).origin);
+          return { method: 'GET', path: '', url, auth, download: true };
+        },
+        map: async (open, response) => (await loadDownload()).withProgress(open as OpenStream, response, requestOptions.idleTimeout ?? config.idleTimeout, onProgress),
+      },
+      requestOptions,
+    );
+  }
+
+  /**
    * The price of one video of `duration` seconds, in USD (0.08, 0.15, 0.30 or 0.50).
    * @example client.videos.estimateCost(10) // 0.15
    */
@@ -105,4 +140,10 @@ export class Videos extends APIResource {
     if (this.#origin.size >= REMEMBERED_TASKS) this.#origin.delete(this.#origin.keys().next().value as string);
     this.#origin.set(task.id, { baseURL, createdAt: typeof task.created_at === 'number' ? task.created_at * 1000 : Date.now() });
   }
+}
+
+/** Options of `videos.download`: the usual request options, and progress. */
+export interface VideoDownloadOptions extends RequestOptions {
+  /** Called with `{ loadedBytes, totalBytes }` as the body is read. */
+  onProgress?: ((progress: DownloadProgress) => void) | undefined;
 }

@@ -1,0 +1,117 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { APIConnectionError, Gateway, ValidationError, type DownloadProgress, type VideoTask } from '../../../src/index.js';
+import { createMockGateway } from '../../../src/testing/index.js';
+import { httpServer, type LoopbackServer } from '../../helpers/sockets.js';
+
+// Over real sockets on 127.0.0.1: a different port is a different origin (a CDN).
+const KEY = 'sk-download-key-0123456789';
+const open: LoopbackServer[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+async function server(handle: (req: IncomingMessage, res: ServerResponse, n: number) => void) {
+  const seen: Array<{ path: string; authorization: string | undefined }> = [];
+  const s = await httpServer((req, res) => {
+    seen.push({ path: req.url ?? '', authorization: req.headers.authorization });
+    handle(req, res, seen.length);
+  });
+  open.push(s);
+  return { ...s, origin: new URL(s.url).origin, seen };
+}
+
+const video = Buffer.from(Array.from({ length: 50_000 }, (_, i) => i % 251));
+const sendVideo = (res: ServerResponse, { length = true } = {}) => {
+  res.writeHead(200, { 'content-type': 'video/mp4', ...(length ? { 'content-length': String(video.length) } : {}) });
+  // In pieces a few ms apart, so progress is reported more than once.
+  const piece = (i: number) => {
+    if (i >= video.length || res.destroyed) return void res.end();
+    res.write(video.subarray(i, i + 10_000));
+    setTimeout(() => piece(i + 10_000), 5);
+  };
+  piece(0);
+};
+const task = (url: string): VideoTask => ({ id: 't1', status: 'completed', created_at: 1, video_url: url });
+
+describe('videos.download', () => {
+  it('downloads a completed task, reporting progress up to Content-Length', async () => {
+    const gw = await server((_req, res) => sendVideo(res));
+    const client = new Gateway({ apiKey: KEY, baseURL: gw.url });
+    const progress: DownloadProgress[] = [];
+    const response = await client.videos.download(task(`${gw.origin}/v1/videos/t1/content`), { onProgress: (p) => progress.push(p) });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.equals(video)).toBe(true);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toEqual({ loadedBytes: video.length, totalBytes: video.length });
+    expect(progress.every((p) => p.totalBytes === video.length)).toBe(true);
+  });
+
+  it('reports totalBytes null without a Content-Length', async () => {
+    const gw = await server((_req, res) => sendVideo(res, { length: false }));
+    const progress: DownloadProgress[] = [];
+    const response = await new Gateway({ apiKey: KEY, baseURL: gw.url }).videos.download(`${gw.origin}/files/v.mp4`, { onProgress: (p) => progress.push(p) });
+    await response.arrayBuffer();
+    expect(progress.at(-1)).toEqual({ loadedBytes: video.length, totalBytes: null });
+  });
+
+  it('sends the key to the gateway origin only: never to a CDN, also not after a redirect', async () => {
+    const cdn = await server((_req, res) => sendVideo(res));
+    const gw = await server((req, res) => {
+      if (req.url === '/v1/videos/t1/content') {
+        res.writeHead(302, { location: `${cdn.origin}/signed/v.mp4?sig=abc` });
+        res.end();
+      } else sendVideo(res);
+    });
+    const client = new Gateway({ apiKey: KEY, baseURL: gw.url });
+    await (await client.videos.download(`${gw.origin}/v1/videos/t1/content`)).arrayBuffer();
+    await (await client.videos.download(`${cdn.origin}/direct/v.mp4`)).arrayBuffer();
+    expect(gw.seen).toEqual([{ path: '/v1/videos/t1/content', authorization: `Bearer ${KEY}` }]);
+    expect(cdn.seen).toEqual([
+      { path: '/signed/v.mp4?sig=abc', authorization: undefined },
+      { path: '/direct/v.mp4', authorization: undefined },
+    ]);
+  });
+
+  it('resolves a relative video_url against the gateway', async () => {
+    const gw = await server((_req, res) => sendVideo(res));
+    await (await new Gateway({ apiKey: KEY, baseURL: gw.url }).videos.download(task('/v1/videos/t1/content'))).arrayBuffer();
+    expect(gw.seen).toEqual([{ path: '/v1/videos/t1/content', authorization: `Bearer ${KEY}` }]);
+  });
+
+  it('retries a download that fails before its first byte', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const gw = await server((req, res, n) => (n === 1 ? req.socket.destroy() : sendVideo(res)));
+    const response = await new Gateway({ apiKey: KEY, baseURL: gw.url }).videos.download(`${gw.origin}/v1/v.mp4`);
+    expect(Buffer.from(await response.arrayBuffer()).equals(video)).toBe(true);
+    expect(gw.seen).toHaveLength(2);
+  });
+
+  it('rejects a body cut short of its Content-Length, and does not retry once bytes arrived', async () => {
+    const gw = await server((req, res) => {
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(video.length) });
+      res.write(video.subarray(0, 20_000), () => setTimeout(() => req.socket.destroy(), 20));
+    });
+    const response = await new Gateway({ apiKey: KEY, baseURL: gw.url }).videos.download(`${gw.origin}/v1/v.mp4`);
+    const err = await response.arrayBuffer().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toMatch(/Download cut after \d+ of 50000 bytes/);
+    expect(gw.seen).toHaveLength(1);
+  });
+
+  it('downloads what the mock gateway made, end to end', async () => {
+    const mock = createMockGateway({ apiKey: KEY, videoStepMs: 5 });
+    const served = await mock.listen();
+    open.push({ url: served.url, connections: () => 0, close: served.close });
+    const client = new Gateway({ apiKey: KEY, baseURL: served.url });
+    const done = await client.videos.generateAndWait({ model: 'vendor_video2', prompt: 'a boat', duration: 5 }, { pollIntervalMs: 5 });
+    const bytes = new Uint8Array(await (await client.videos.download(done)).arrayBuffer());
+    expect(Array.from(bytes.subarray(4, 8))).toEqual([102, 116, 121, 112]); // "ftyp"
+  });
+
+  it('needs a task with a video_url, or a URL', async () => {
+    const client = new Gateway({ apiKey: KEY, baseURL: 'http://127.0.0.1:9/v1', fetch: () => Promise.reject(new Error('sent')) });
+    await expect(client.videos.download({ id: 't', status: 'processing', created_at: 1 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.videos.download('')).rejects.toBeInstanceOf(ValidationError);
+  });
+});
