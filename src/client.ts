@@ -4,7 +4,7 @@ import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
 import type { GatewayHooks } from './core/hooks.js';
 import { checkBaseURL, checkNumber } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
-import { resolveApiKey, resolveEvents, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
+import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
 import type { FetchOptions } from './core/request.js';
 import { bindConfig, configOf, type APIClient } from './core/resource.js';
 import { retryDefaults } from './core/retry.js';
@@ -62,6 +62,12 @@ export interface GatewayOptions {
   logLevel?: LogLevel | undefined;
   /** Where to log (`console`-shaped: pino, winston and consola loggers fit). Never given the key. @default console */
   logger?: Logger | undefined;
+  /**
+   * Per model id, the models to try next when it is unavailable after its own retries and
+   * failover (see docs/fallback.md). A request's `fallbackModels` replaces the list.
+   * @example { 'gpt-4o': ['claude-3-5-sonnet-20241022', 'gemini-1.5-pro'] }
+   */
+  fallbackModels?: Readonly<Record<string, readonly string[]>> | undefined;
   /**
    * Allow use in a browser, where the key is visible to anyone who opens dev tools. Only
    * for keys scoped to the end user, or behind your own proxy.
@@ -148,6 +154,7 @@ export class Gateway implements APIClient {
       fetchOptions: options.fetchOptions,
       defaultHeaders: { ...options.defaultHeaders },
       events: resolveEvents(options.hooks, options.logLevel, options.logger, redactor),
+      fallbackModels: resolveFallbackModels(options.fallbackModels),
     });
     givenOptions.set(this, options);
     this.chat = new Chat(this);
@@ -190,5 +197,6 @@ export class Gateway implements APIClient {
   static VideoTaskFailedError = VideoTaskFailedError;
   static ParseError = Errors.ParseError;
   static ToolRunLimitError = Errors.ToolRunLimitError;
+  static EmbeddingBatchError = Errors.EmbeddingBatchError;
   static VideoTaskNotFoundError = VideoTaskNotFoundError;
 }

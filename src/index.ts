@@ -28,6 +28,7 @@ export {
   ServiceUnavailableError,
   ParseError,
   ToolRunLimitError,
+  EmbeddingBatchError,
 } from './core/errors.js';
 export { toFile } from './core/to-file.js';
 export type { ReadStreamLike, ToFileOptions, Uploadable } from './core/uploads.js';
@@ -92,7 +93,7 @@ export type {
   CompletionCreateParamsStreaming,
 } from './resources/completions/types.js';
 export type { Embeddings } from './resources/embeddings/index.js';
-export type { CreateEmbeddingResponse, Embedding, EmbeddingCreateParams } from './resources/embeddings/types.js';
+export type { CreateEmbeddingResponse, Embedding, EmbeddingCreateManyOptions, EmbeddingCreateManyParams, EmbeddingCreateParams, EmbeddingProgress } from './resources/embeddings/types.js';
 export type { ImageModel, ImageSize, ImageSizeFor, KnownImageModel } from './resources/images/sizes.js';
 export type { Images } from './resources/images/index.js';
 export type { Image, ImageEditParams, ImageGenerateParams, ImagesResponse } from './resources/images/types.js';

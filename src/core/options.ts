@@ -36,7 +36,7 @@ export interface RetryOptions {
 export function resolveApiKey(source: ApiKeySource | undefined, redactor: Redactor): () => string | Promise<string> {
   if (typeof source === 'function') {
     const remember = (key: unknown): string => {
-      if (typeof key !== 'string' || !key.trim()) throw new GatewayError("The 'apiKey' function returned no key: it must return (or resolve to) a non-empty string.");
+      if (typeof key !== 'string' || !key.trim()) throw new GatewayError("The 'apiKey' function returned no key (a non-empty string).");
       redactor.add(key.trim());
       return key.trim();
     };
@@ -54,18 +54,15 @@ export function resolveApiKey(source: ApiKeySource | undefined, redactor: Redact
 /** The retry pacing, each field checked and defaulted. */
 export function resolveRetry(options: RetryOptions | undefined): RetryPacing {
   if (options === undefined) return retryDefaults;
-  if (typeof options !== 'object' || options === null) throw new ValidationError('retry', 'must be an object { baseDelayMs, maxDelayMs, maxRetryAfterMs, jitter }');
-  checkNumber('retry.baseDelayMs', options.baseDelayMs, 'ms0');
-  checkNumber('retry.maxDelayMs', options.maxDelayMs, 'ms0');
-  checkNumber('retry.maxRetryAfterMs', options.maxRetryAfterMs, 'ms0');
-  const jitter = options.jitter ?? retryDefaults.jitter;
-  if (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1)) throw new ValidationError('retry.jitter', 'must be a number between 0 and 1');
-  return {
-    baseDelayMs: options.baseDelayMs ?? retryDefaults.baseDelayMs,
-    maxDelayMs: options.maxDelayMs ?? retryDefaults.maxDelayMs,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? retryDefaults.maxRetryAfterMs,
-    jitter,
-  };
+  if (typeof options !== 'object' || options === null) throw new ValidationError('retry', 'must be an object');
+  const pacing: RetryPacing = { ...retryDefaults };
+  for (const key of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+    checkNumber(`retry.${key}`, options[key], 'ms0');
+    pacing[key] = options[key] ?? pacing[key];
+  }
+  pacing.jitter = options.jitter ?? pacing.jitter;
+  if (typeof pacing.jitter !== 'number' || !(pacing.jitter >= 0 && pacing.jitter <= 1)) throw new ValidationError('retry.jitter', 'must be a number between 0 and 1');
+  return pacing;
 }
 
 /** The events of every call: the user's hooks first, then the logger at its level. */
@@ -77,7 +74,18 @@ export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLeve
   }
   const sink = logger ?? console;
   if (typeof sink !== 'object' || sink === null || !(['error', 'warn', 'info', 'debug'] as const).every((m) => typeof sink[m] === 'function')) {
-    throw new ValidationError('logger', 'must have error, warn, info and debug methods (console, pino, winston and consola loggers do)');
+    throw new ValidationError('logger', 'must have error, warn, info and debug methods, as console does');
   }
   return combineEvents({ ...hooks }, loggerEvents(sink, level as LogLevel, redactor));
+}
+
+/** The client's per-model fallback lists, checked. */
+export function resolveFallbackModels(map: Readonly<Record<string, readonly string[]>> | undefined): Readonly<Record<string, readonly string[]>> {
+  for (const [model, next] of Object.entries(map ?? {})) checkModels(`fallbackModels.${model}`, next);
+  return { ...map };
+}
+
+/** A list of model ids, as fallbackModels takes. */
+export function checkModels(field: string, models: unknown): void {
+  if (!Array.isArray(models) || !models.every((m) => typeof m === 'string' && m.trim())) throw new ValidationError(field, 'must be an array of model ids');
 }

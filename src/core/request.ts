@@ -6,7 +6,7 @@ import { lazy } from '../internal/lazy.js';
 import { checkNumber } from './check.js';
 import { APIConnectionError, APIError, APIUserAbortError, APITimeoutError, BaseRedirect, GatewayError, isErrorPayload, MAX_REDIRECTS } from './errors.js';
 import type { BaseURLPool } from './failover.js';
-import type { AttemptInfo } from './hooks.js';
+import type { AttemptInfo, RetryInfo } from './hooks.js';
 import type { CoreEvents } from './logger.js';
 import { computeBackoff, isRetryableAPIError, parseRetryAfter, type RetryPacing } from './retry.js';
 
@@ -32,6 +32,12 @@ export interface RequestOptions {
   totalTimeout?: number | undefined;
   /** Merged over the client's `fetchOptions`, key by key, for this call. */
   fetchOptions?: FetchOptions | undefined;
+  /**
+   * The models to try, in order, when the requested one is unavailable after its own
+   * retries and failover; replaces the client's `fallbackModels` for this call. `[]` turns
+   * fallback off. See docs/fallback.md.
+   */
+  fallbackModels?: readonly string[] | undefined;
 }
 
 /**
@@ -57,6 +63,8 @@ export interface CoreConfig {
   readonly defaultHeaders: Record<string, string>;
   /** The user's hooks and the logger, subscribed to the same events. */
   readonly events: CoreEvents;
+  /** Per model id, the models to try next. */
+  readonly fallbackModels: Readonly<Record<string, readonly string[]>>;
 }
 
 /** One logical request, as a resource describes it. */
@@ -72,6 +80,8 @@ export interface CoreRequest extends RequestOptions {
   baseURL?: string | undefined;
   /** Told which base URL answered successfully. */
   onServed?: ((baseURL: string) => void) | undefined;
+  /** Told of each retry of this request (createMany adapts its concurrency to rate limits). */
+  onRetry?: ((info: RetryInfo) => void) | undefined;
   /** Expect `text/event-stream`. */
   stream?: boolean | undefined;
   /** `text` returns the body as a string (transcripts as srt, vtt or text). @default 'json' */
@@ -190,7 +200,9 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<Sent> 
         }
         retries++;
         const delayMs = freeSwitch ? 0 : computeBackoff(retries, serverWait, config.retry);
-        events.onRetry?.({ ...info, error, status, delayMs, nextBaseURL });
+        const retry = { ...info, error, status, delayMs, nextBaseURL };
+        req.onRetry?.(retry);
+        events.onRetry?.(retry);
         if (switching) events.onFailover?.({ ...info, error, status, from: baseURL, to: nextBaseURL });
         await sleep(delayMs, requestSignal).catch(() => {
           throw stopped();

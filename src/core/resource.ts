@@ -1,4 +1,6 @@
+import { lazy } from '../internal/lazy.js';
 import { APIPromise } from './api-promise.js';
+import { checkModels } from './options.js';
 import type { CoreConfig, CoreRequest, OpenStream, RequestOptions } from './request.js';
 import { requestIDOf, send } from './request.js';
 import type { SSEOptions, Stream } from './streaming.js';
@@ -25,7 +27,11 @@ export function configOf(client: APIClient): CoreConfig {
   return config;
 }
 
-type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;
+/** Model fallback loads with the first call that has fallback models. */
+const loadFallback = lazy(() => import('./fallback.js'));
+
+/** A Stream subclass, as `_stream` constructs it. */
+export type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;
 
 /** A lazily loaded schema module: `() => import('./x.schema.js')`. */
 export type SchemaLoader = () => Promise<{ check(value: unknown): void }>;
@@ -55,16 +61,61 @@ export class APIResource {
    */
   protected _call<T>(spec: CallSpec<T>, options?: RequestOptions): APIPromise<T> {
     const config = configOf(this._client);
+    const { fallbackModels, ...requestOptions } = options ?? {};
     return new APIPromise<T>(async (raw) => {
-      try {
-        const sent = await send(config, { ...options, ...(await spec.request()), raw });
+      /** One model's request, with its own retries and failover. */
+      const attempt = async (model: string | undefined, totalTimeout: number | undefined) => {
+        const sent = await send(config, { ...requestOptions, ...(await spec.request(model)), raw, totalTimeout });
         const requestID = requestIDOf(sent.response);
         if (raw) return { response: sent.response, requestID };
         return { data: spec.map ? await spec.map(sent.data, sent.response) : (sent.data as T), response: sent.response, requestID };
+      };
+      try {
+        const next = nextModels(config, spec, fallbackModels);
+        if (next.length === 0) return await attempt(undefined, requestOptions.totalTimeout);
+        // Model fallback loads only for calls that have somewhere to fall back to.
+        return await (await loadFallback()).tryModels(attempt, spec.model as string, next, config.events, requestOptions.totalTimeout);
       } catch (error) {
         throw spec.mapError ? await spec.mapError(error) : error;
       }
     });
+  }
+
+  /** @internal The call pipeline, for method implementations that load on first use (`calls.ts`). */
+  protected _api(): ResourceAPI {
+    return {
+      call: (spec, options) => this._call(spec, options),
+      post: (path, body, schema, options, more) => this._post(path, body, schema, options, more),
+      config: configOf(this._client),
+    };
+  }
+
+  /**
+   * @internal A call whose implementation loads on first use: `make` gets the loaded module
+   * and returns the real APIPromise, whose raw mode (`asResponse()`) follows this one's.
+   */
+  protected _later<M, T>(load: () => Promise<M>, make: (module: M) => APIPromise<T>): APIPromise<T> {
+    return new APIPromise<T>(async (raw) => {
+      const inner = make(await load());
+      // Chosen before the inner call starts (on its next microtask).
+      if (raw) return inner.asResponse().then((response) => ({ response, requestID: requestIDOf(response) }));
+      return inner.withResponse();
+    });
+  }
+
+  /**
+   * @internal The JSON POST most endpoints are: the arguments checked by `schema` before
+   * anything is sent, the model swappable for fallbacks, and with `stream: true` the
+   * events read into the Stream class `more.load` gives.
+   */
+  protected _post<T>(path: string, body: PostBody, schema: SchemaLoader, options: RequestOptions | undefined, more: PostMore<T> = {}): APIPromise<T> {
+    const request = async (model?: string) => {
+      await this._check(schema, body);
+      const sent = model ? { ...body, model } : body;
+      return { method: 'POST', path, body: more.body ? more.body(sent) : sent } as const;
+    };
+    const spec = { model: body?.model, clientFallbacks: more.clientFallbacks, request };
+    return body?.stream && more.load ? (this._stream({ ...spec, load: more.load, sse: more.sse }, options) as APIPromise<T>) : this._call<T>({ ...spec, map: more.map }, options);
   }
 
   /**
@@ -77,19 +128,12 @@ export class APIResource {
     const controller = new AbortController();
     return this._call<S>(
       {
-        request: async () => ({ ...(await spec.request()), stream: true, controller }),
+        model: spec.model,
+        clientFallbacks: spec.clientFallbacks,
+        request: async (model) => ({ ...(await spec.request(model)), stream: true, controller }),
         map: async (open) => {
-          const [{ iterateSSE }, Class] = await Promise.all([import('./streaming.js'), spec.load()]);
-          // The iterator does not read before the first next(), so `stream` is set by then.
-          let stream: S | undefined;
-          const iterator = iterateSSE<never>(open as OpenStream, controller, {
-            ...spec.sse,
-            onFrame: (frame) => stream?._observe(frame),
-            idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout,
-            redactor: config.redactor,
-          });
-          stream = new Class(iterator, controller);
-          return stream;
+          const [{ openStream }, Class] = await Promise.all([import('./streaming.js'), spec.load()]);
+          return openStream(open as OpenStream, controller, Class, { ...spec.sse, idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout, redactor: config.redactor });
         },
       },
       options,
@@ -98,9 +142,12 @@ export class APIResource {
 }
 
 /** How one method call runs; see `APIResource._call`. */
-export interface CallSpec<T> {
-  /** Checks the arguments (loading a schema when needed) and describes the request. */
-  request: () => CoreRequest | Promise<CoreRequest>;
+export interface CallSpec<T> extends ModelSpec {
+  /**
+   * Checks the arguments (loading a schema when needed) and describes the request; with
+   * `model`, the same request for that model (a fallback).
+   */
+  request: (model?: string) => CoreRequest | Promise<CoreRequest>;
   /** Shapes the parsed body into the result. @default the body as it is */
   map?: ((data: unknown, response: Response) => T | Promise<T>) | undefined;
   /** Turns a failure into the error the method documents. */
@@ -108,9 +155,44 @@ export interface CallSpec<T> {
 }
 
 /** How a streaming call runs; see `APIResource._stream`. */
-export interface StreamSpec<S> {
-  request: () => CoreRequest | Promise<CoreRequest>;
+export interface StreamSpec<S> extends ModelSpec {
+  request: (model?: string) => CoreRequest | Promise<CoreRequest>;
   /** Loads the Stream subclass (on first use). */
   load: () => Promise<StreamClass<S>>;
   sse?: Pick<SSEOptions, 'expectDone' | 'isTerminal'> | undefined;
+}
+
+/** A resource's call pipeline, as `_api()` hands it to an implementation loaded on first use. */
+export interface ResourceAPI {
+  call<T>(spec: CallSpec<T>, options?: RequestOptions): APIPromise<T>;
+  post<T>(path: string, body: PostBody, schema: SchemaLoader, options: RequestOptions | undefined, more?: PostMore<T>): APIPromise<T>;
+  config: CoreConfig;
+}
+
+/** A JSON request body, as `_post` reads it. */
+export type PostBody = { model?: unknown; stream?: unknown } & object;
+
+/** What `_post` does beyond the plain request. */
+export interface PostMore<T> {
+  /** The body as sent, from the caller's (with the model already swapped). */
+  body?: ((body: object) => unknown) | undefined;
+  map?: ((data: unknown, response: Response) => T | Promise<T>) | undefined;
+  load?: (() => Promise<StreamClass<Stream<unknown>>>) | undefined;
+  sse?: StreamSpec<unknown>['sse'];
+  clientFallbacks?: boolean | undefined;
+}
+
+/** The model a call asks for, which enables model fallback for it. */
+export interface ModelSpec {
+  /** The `model` of the request; without it, no fallback. */
+  model?: unknown;
+  /** Whether the client's per-model `fallbackModels` apply (not for embeddings: vectors of different models do not mix). @default true */
+  clientFallbacks?: boolean | undefined;
+}
+
+/** The models to try after `spec.model`: the request's list, else the client's for that model. */
+function nextModels(config: CoreConfig, spec: ModelSpec, requested: readonly string[] | undefined): readonly string[] {
+  if (requested !== undefined) checkModels('fallbackModels', requested);
+  if (typeof spec.model !== 'string') return [];
+  return requested ?? (spec.clientFallbacks === false ? undefined : config.fallbackModels[spec.model]) ?? [];
 }

@@ -3,6 +3,7 @@ import { createAPIError, excerpt, toConnectionError } from './error-factory.js';
 import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
 import type { Redactor } from '../internal/redact.js';
 import type { OpenStream } from './request.js';
+import type { StreamClass } from './resource.js';
 
 /** How to read one SSE endpoint's frames. */
 export interface SSEOptions {
@@ -84,6 +85,18 @@ export class Stream<T> implements AsyncIterable<T> {
       },
     });
   }
+}
+
+/**
+ * An opened SSE body as a `Stream` subclass whose `_observe` sees every frame as it is
+ * yielded (accumulators such as finalChatCompletion).
+ */
+export function openStream<S extends Stream<unknown>>(open: OpenStream, controller: AbortController, Class: StreamClass<S>, options: Omit<SSEOptions, 'onFrame'>): S {
+  // The iterator does not read before the first next(), so `stream` is set by then.
+  let stream: S | undefined;
+  const iterator = iterateSSE<never>(open, controller, { ...options, onFrame: (frame) => stream?._observe(frame) });
+  stream = new Class(iterator, controller);
+  return stream;
 }
 
 /**

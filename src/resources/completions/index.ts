@@ -20,12 +20,7 @@ export class Completions extends APIResource {
   create(body: CompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<Completion>;
   create(body: CompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<Stream<Completion>>;
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>>;
-  create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion> | APIPromise<Stream<Completion>> {
-    const request = async () => {
-      await this._check(loadSchema, body);
-      return { method: 'POST', path: 'completions', body } as const;
-    };
-    if (body?.stream) return this._stream({ request, load: loadStream }, options);
-    return this._call<Completion>({ request }, options);
+  create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>> {
+    return this._post('completions', body, loadSchema, options, { load: loadStream });
   }
 }

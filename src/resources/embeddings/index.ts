@@ -2,12 +2,10 @@ import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource } from '../../core/resource.js';
 import { lazy } from '../../internal/lazy.js';
-import type { EmbeddingCreateParams, CreateEmbeddingResponse } from './types.js';
+import type { CreateEmbeddingResponse, EmbeddingCreateManyOptions, EmbeddingCreateManyParams, EmbeddingCreateParams } from './types.js';
 
-/** The schema (and zod) load with the first call; see core/resource.ts. */
-const loadSchema = lazy(() => import('./schema.js'));
-/** The base64 decoder loads with the first base64 answer. */
-const loadDecoder = lazy(() => import('./decode.js'));
+/** The calls (with their schema and zod) load with the first one; see core/resource.ts. */
+const loadCalls = lazy(() => import('./calls.js'));
 
 /** `client.embeddings`: text to vectors. */
 export class Embeddings extends APIResource {
@@ -23,21 +21,24 @@ export class Embeddings extends APIResource {
   create(body: EmbeddingCreateParams & { encoding_format?: 'float' | undefined }, options?: RequestOptions): APIPromise<CreateEmbeddingResponse>;
   create(body: EmbeddingCreateParams, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<number[] | string>>;
   create(body: EmbeddingCreateParams, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<number[] | string>> {
-    return this._call(
-      {
-        request: async () => {
-          await this._check(loadSchema, body);
-          return { method: 'POST', path: 'embeddings', body: { ...body, encoding_format: body.encoding_format ?? 'base64' } };
-        },
-        map: async (data) => {
-          const res = data as CreateEmbeddingResponse<number[] | string>;
-          if (body.encoding_format === 'base64' || !res.data.some((item) => typeof item.embedding === 'string')) return res;
-          const { decodeFloat32 } = await loadDecoder();
-          for (const item of res.data) if (typeof item.embedding === 'string') item.embedding = decodeFloat32(item.embedding);
-          return res;
-        },
-      },
-      options,
-    );
+    return this._later(loadCalls, (m) => m.create(this._api(), body, options));
+  }
+
+  /**
+   * Embeds many texts: splits them into batches (100 by default, at most 2048), sends up to
+   * `concurrency` (4) at once, halving that on a rate limit and growing it back after a run
+   * of successes, and resolves to one response whose `data` is in input order (`index` = the
+   * position in the whole input) with `usage` summed. A batch that fails after its retries
+   * rejects the whole call with `EmbeddingBatchError`, which says which inputs it held;
+   * `signal` stops sending at once. There is no model fallback: vectors of different models
+   * do not mix.
+   * @example
+   * const { data } = await client.embeddings.createMany(
+   *   { model: 'text-embedding-3-small', input: chunks },
+   *   { onProgress: ({ done, total }) => console.log(`${done}/${total}`) },
+   * );
+   */
+  async createMany(body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions = {}): Promise<CreateEmbeddingResponse> {
+    return (await loadCalls()).createMany(this._api(), body, options);
   }
 }

@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../../core/request.js';
+
 /** POST /embeddings parameters. */
 export interface EmbeddingCreateParams {
   model: string;
@@ -23,4 +25,31 @@ export interface CreateEmbeddingResponse<E = number[]> {
   data: Array<Embedding<E>>;
   model: string;
   usage: { prompt_tokens: number; total_tokens: number };
+}
+
+/** Parameters of `embeddings.createMany`: many texts, embedded in batches. Vectors come back as numbers. */
+export interface EmbeddingCreateManyParams {
+  model: string;
+  /** The texts, in order; none may be empty. */
+  input: readonly string[];
+  /** Output size, for models that support shortening. Integer >= 1. */
+  dimensions?: number | undefined;
+  user?: string | undefined;
+}
+
+/** How far `createMany` has come. */
+export interface EmbeddingProgress {
+  /** Inputs embedded so far. */
+  done: number;
+  total: number;
+}
+
+/** Options of `embeddings.createMany`, besides the usual request options (applied to every batch). */
+export interface EmbeddingCreateManyOptions extends Omit<RequestOptions, 'fallbackModels'> {
+  /** Inputs per request, at most 2048 (what the endpoint accepts). @default 100 */
+  batchSize?: number | undefined;
+  /** Requests in flight at most; halved on a rate limit, grown back one step after a run of successes. @default 4 */
+  concurrency?: number | undefined;
+  /** Called after every batch. */
+  onProgress?: ((progress: EmbeddingProgress) => void) | undefined;
 }

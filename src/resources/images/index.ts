@@ -6,9 +6,8 @@ import { lazy } from '../../internal/lazy.js';
 import type { ImageModel } from './sizes.js';
 import type { ImageGenerateParams, ImageEditParams, ImagesResponse } from './types.js';
 
-/** The schemas (and zod) load with the first call; see core/resource.ts. */
-const loadGenerateSchema = lazy(() => import('./schema.js').then((m) => ({ check: m.checkGenerate })));
-const loadEditSchema = lazy(() => import('./schema.js').then((m) => ({ check: m.checkEdit })));
+/** The calls (with their schemas and zod) load with the first one; see core/resource.ts. */
+const loadCalls = lazy(() => import('./calls.js'));
 
 /** `client.images`: generation and editing. */
 export class Images extends APIResource {
@@ -20,16 +19,9 @@ export class Images extends APIResource {
    * console.log(data[0]?.url);
    */
   generate<M extends ImageModel>(body: ImageGenerateParams<M>, options?: RequestOptions): APIPromise<ImagesResponse> {
-    return this._call<ImagesResponse>(
-      {
-        request: async () => {
-          await this._check(loadGenerateSchema, body);
-          return { method: 'POST', path: 'images/generations', body };
-        },
-      },
-      options,
-    );
+    return this._later(loadCalls, (m) => m.generate(this._api(), body, options));
   }
+
 
   /**
    * Edits an image (multipart upload): `image` and the optional `mask` accept a Blob/File,
@@ -39,18 +31,9 @@ export class Images extends APIResource {
    * const { data } = await client.images.edit({ model: 'dall-e-2', image: await toFile(bytes, 'cat.png'), prompt: 'Add a hat' });
    */
   edit<M extends ImageModel>(body: ImageEditParams<M>, options?: RequestOptions): APIPromise<ImagesResponse> {
+    // At the call, before any await: a missing file's stream error would crash the process.
     claimStreams([body?.image, body?.mask]);
-    return this._call<ImagesResponse>(
-      {
-        request: async () => {
-          await this._check(loadEditSchema, body);
-          const { image, mask, ...fields } = body;
-          const { encodeMultipart, resolveFiles } = await import('../../core/multipart.js');
-          const form = encodeMultipart({ ...fields, ...(await resolveFiles({ image, mask })) });
-          return { method: 'POST', path: 'images/edits', form };
-        },
-      },
-      options,
-    );
+    return this._later(loadCalls, (m) => m.edit(this._api(), body, options));
   }
+
 }

@@ -5,13 +5,8 @@ import type { ResponseStream } from './stream.js';
 import type { Response, ResponseCreateParams, ResponseCreateParamsNonStreaming, ResponseCreateParamsStreaming } from './types.js';
 import { lazy } from '../../internal/lazy.js';
 
-/** The schema (and zod) load with the first call; see core/resource.ts. */
-const loadSchema = lazy(() => import('./schema.js'));
-const loadHelpers = lazy(() => import('./stream.js'));
-
-const terminal = new Set(['response.completed', 'response.failed', 'response.incomplete']);
-/** True for the events that end a responses stream (it sends no `[DONE]`). */
-const isTerminal = (event: unknown) => terminal.has((event as { type?: string }).type ?? '');
+/** The call (with its schema, zod and the stream class) loads with the first one; see core/resource.ts. */
+const loadCalls = lazy(() => import('./calls.js'));
 
 /** `client.responses`: the newer "responses" endpoint. */
 export class Responses extends APIResource {
@@ -26,13 +21,7 @@ export class Responses extends APIResource {
   create(body: ResponseCreateParamsNonStreaming, options?: RequestOptions): APIPromise<Response>;
   create(body: ResponseCreateParamsStreaming, options?: RequestOptions): APIPromise<ResponseStream>;
   create(body: ResponseCreateParams, options?: RequestOptions): APIPromise<Response | ResponseStream>;
-  create(body: ResponseCreateParams, options?: RequestOptions): APIPromise<Response> | APIPromise<ResponseStream> {
-    const request = async () => {
-      await this._check(loadSchema, body);
-      return { method: 'POST', path: 'responses', body } as const;
-    };
-    // The stream class and output helpers load on first use (see core/resource.ts).
-    if (body?.stream) return this._stream<ResponseStream>({ request, load: () => loadHelpers().then((m) => m.ResponseStream), sse: { expectDone: false, isTerminal } }, options);
-    return this._call<Response>({ request, map: async (data) => (await loadHelpers()).withOutputText(data as Response) }, options);
+  create(body: ResponseCreateParams, options?: RequestOptions): APIPromise<Response | ResponseStream> {
+    return this._later(loadCalls, (m) => m.create(this._api(), body, options));
   }
 }

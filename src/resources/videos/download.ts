@@ -1,5 +1,7 @@
-import { APIConnectionError, APITimeoutError, APIUserAbortError } from '../../core/errors.js';
-import type { OpenStream } from '../../core/request.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, ValidationError } from '../../core/errors.js';
+import type { BaseURLPool } from '../../core/failover.js';
+import type { CoreRequest, OpenStream } from '../../core/request.js';
+import type { VideoTask } from './types.js';
 
 /** How much of a download has been read. */
 export interface DownloadProgress {
@@ -9,6 +11,19 @@ export interface DownloadProgress {
 }
 
 // Loaded with the first download.
+
+/**
+ * The request for a download: a task's `video_url` or a URL, a relative one resolved against
+ * the gateway that made the task. The key goes only to an origin that is one of the client's
+ * base URLs (gateways proxy downloads through themselves); any other origin never gets it.
+ */
+export function downloadRequest(taskOrURL: VideoTask | string, taskBase: string | undefined, pool: BaseURLPool): CoreRequest {
+  const given = typeof taskOrURL === 'string' ? taskOrURL : taskOrURL?.video_url;
+  if (typeof given !== 'string' || !given.trim()) throw new ValidationError('taskOrURL', 'must be a completed video task (with video_url) or a URL');
+  const url = new URL(given.trim(), taskBase ?? pool.main);
+  const auth = [pool.main, pool.backup].some((base) => base !== undefined && new URL(base).origin === url.origin);
+  return { method: 'GET', path: '', url: url.href, auth, download: true };
+}
 
 /** The size the body will have once read, when the server says so truthfully. */
 function totalOf(response: Response): number | null {

@@ -1,10 +1,18 @@
+import type { APIPromise } from '../../core/api-promise.js';
 import { redactDeep } from '../../core/error-factory.js';
-import { APIError, NotFoundError, ValidationError } from '../../core/errors.js';
+import type { CoreConfig, OpenStream, RequestOptions } from '../../core/request.js';
+import type { CallSpec } from '../../core/resource.js';
+import { path } from '../../internal/path.js';
+import { downloadRequest, withProgress } from './download.js';
+import type { VideoDownloadOptions } from './index.js';
+import type { VideoTaskSource } from './wait.js';
+import { APIError, NotFoundError, ValidationError, VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from '../../core/errors.js';
 import type { Redactor } from '../../internal/redact.js';
-import { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
-import type { VideoCreateParams, VideoTask } from './types.js';
 
-// Loaded with the first video call: checks, normalisation and the wording of errors.
+import type { VideoCreateParams, VideoTask, VideoWaitOptions } from './types.js';
+
+// Loaded with the first video call: the calls themselves, checks, normalisation and the
+// wording of errors.
 
 
 /** The durations the gateway offers, in seconds. */
@@ -69,4 +77,73 @@ export function taskNotFound(error: unknown, taskId: string, createdAtMs: number
     : `Video task ${taskId} was not found (${error.status}${error.code ? ` ${error.code}` : ''}). Task ids can be queried for 24 hours after creation; check the id, or whether it has expired.`;
   const init = { status: error.status, error: error.error, headers: error.headers, message: undefined, code: error.code, type: error.type, param: error.param, method: 'GET', url: '', retryAfterMs: error.retryAfterMs, requestID: error.requestID };
   return new VideoTaskNotFoundError(init, message, taskId, expired);
+}
+
+/** How many task ids each client remembers the base URL of. */
+const REMEMBERED_TASKS = 1_000;
+
+/** What the calls need from the Videos resource. */
+export interface VideoContext {
+  call<T>(spec: CallSpec<T>, options?: RequestOptions): APIPromise<T>;
+  config: CoreConfig;
+  /** Task id → the base URL that created it (task ids need not be shared between bases), and when. */
+  origin: Map<string, { baseURL: string; createdAt: number }>;
+}
+
+/** POST videos/generations, remembering which base made the task. */
+export function create(ctx: VideoContext, body: VideoCreateParams, options: RequestOptions | undefined): APIPromise<VideoTask> {
+  let servedBy = '';
+  return ctx.call<VideoTask>(
+    {
+      model: body?.model,
+      request: (model?: string) => {
+        checkVideoParams(body);
+        return { method: 'POST', path: 'videos/generations', body: { ...body, model: model ?? body.model, async: body.async ?? true }, onServed: (base: string) => (servedBy = base) };
+      },
+      map: (data) => {
+        const task = normalizeVideoTask(data);
+        if (task?.id && servedBy) {
+          if (ctx.origin.size >= REMEMBERED_TASKS) ctx.origin.delete(ctx.origin.keys().next().value as string);
+          ctx.origin.set(task.id, { baseURL: servedBy, createdAt: typeof task.created_at === 'number' ? task.created_at * 1000 : Date.now() });
+        }
+        return task;
+      },
+    },
+    options,
+  );
+}
+
+/** GET videos/generations/{id}, from the base that created the task. */
+export function retrieve(ctx: VideoContext, taskId: string, options: RequestOptions | undefined): APIPromise<VideoTask> {
+  const origin = typeof taskId === 'string' ? ctx.origin.get(taskId) : undefined;
+  return ctx.call<VideoTask>(
+    {
+      request: () => {
+        if (typeof taskId !== 'string' || !taskId) throw new ValidationError('taskId', 'must be a non-empty task id');
+        return { method: 'GET', path: path`videos/generations/${taskId}`, baseURL: origin?.baseURL };
+      },
+      map: normalizeVideoTask,
+      mapError: (error) => taskNotFound(error, taskId, origin?.createdAt),
+    },
+    options,
+  );
+}
+
+/** A download with progress; see `Videos.download`. */
+export function download(ctx: VideoContext, taskOrURL: VideoTask | string, options: VideoDownloadOptions): APIPromise<Response> {
+  const origin = typeof taskOrURL === 'object' && taskOrURL ? ctx.origin.get(taskOrURL.id)?.baseURL : undefined;
+  const { onProgress, ...requestOptions } = options;
+  return ctx.call<Response>(
+    {
+      request: () => downloadRequest(taskOrURL, origin, ctx.config.pool),
+      map: (open, response) => withProgress(open as OpenStream, response, requestOptions.idleTimeout ?? ctx.config.idleTimeout, onProgress),
+    },
+    requestOptions,
+  );
+}
+
+/** Checks, then submits and polls (the loop loads with the first wait). */
+export async function generateAndWait(videos: VideoTaskSource, body: VideoCreateParams, options: VideoWaitOptions, redactor: Redactor): Promise<VideoTask> {
+  checkVideoParams(body);
+  return (await import('./wait.js')).waitForVideo(videos, body, options, redactor);
 }

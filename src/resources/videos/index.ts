@@ -1,25 +1,20 @@
 import { ValidationError } from '../../core/errors.js';
 import type { APIPromise } from '../../core/api-promise.js';
-import type { OpenStream, RequestOptions } from '../../core/request.js';
-import { APIResource, configOf } from '../../core/resource.js';
-import { path } from '../../internal/path.js';
+import type { RequestOptions } from '../../core/request.js';
+import { APIResource, configOf, type CallSpec } from '../../core/resource.js';
 import { lazy } from '../../internal/lazy.js';
 import type { DownloadProgress } from './download.js';
+import type { VideoContext } from './helpers.js';
 import type { VideoCreateParams, VideoDuration, VideoTask, VideoWaitOptions } from './types.js';
 
-/** Checks, normalising tasks and the wait loop load with the first video call. */
+/** Everything but estimateCost loads with the first video call: apps that never make one do not carry it. */
 const loadHelpers = lazy(() => import('./helpers.js'));
-const loadWait = lazy(() => import('./wait.js'));
-const loadDownload = lazy(() => import('./download.js'));
 
-export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
+export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from '../../core/errors.js';
 export { videoTaskState, type VideoTaskState } from './state.js';
 
 /** USD per video, by duration in seconds, from the gateway's price list. */
 export const videoPrices: Readonly<Record<VideoDuration, number>> = { 5: 0.08, 10: 0.15, 15: 0.3, 20: 0.5 };
-
-/** How many task ids each client remembers the base URL of. */
-const REMEMBERED_TASKS = 1_000;
 
 /** `client.videos`: asynchronous video generation. */
 export class Videos extends APIResource {
@@ -33,21 +28,7 @@ export class Videos extends APIResource {
    * const task = await client.videos.create({ model: 'vendor_video2', prompt: 'A paper boat on a river', duration: 5 });
    */
   create(body: VideoCreateParams, options?: RequestOptions): APIPromise<VideoTask> {
-    let servedBy = '';
-    return this._call<VideoTask>(
-      {
-        request: async () => {
-          (await loadHelpers()).checkVideoParams(body);
-          return { method: 'POST', path: 'videos/generations', body: { ...body, async: body.async ?? true }, onServed: (base: string) => (servedBy = base) };
-        },
-        map: async (data) => {
-          const task = (await loadHelpers()).normalizeVideoTask(data);
-          this.#remember(task, servedBy);
-          return task;
-        },
-      },
-      options,
-    );
+    return this._later(loadHelpers, (m) => m.create(this.#context(), body, options));
   }
 
   /**
@@ -57,18 +38,7 @@ export class Videos extends APIResource {
    * @example const task = await client.videos.retrieve(id); if (task.status === 'completed') console.log(task.video_url);
    */
   retrieve(taskId: string, options?: RequestOptions): APIPromise<VideoTask> {
-    const origin = typeof taskId === 'string' ? this.#origin.get(taskId) : undefined;
-    return this._call<VideoTask>(
-      {
-        request: () => {
-          if (typeof taskId !== 'string' || !taskId) throw new ValidationError('taskId', 'must be a non-empty task id');
-          return { method: 'GET', path: path`videos/generations/${taskId}`, baseURL: origin?.baseURL };
-        },
-        map: async (data) => (await loadHelpers()).normalizeVideoTask(data),
-        mapError: async (error) => (await loadHelpers()).taskNotFound(error, taskId, origin?.createdAt),
-      },
-      options,
-    );
+    return this._later(loadHelpers, (m) => m.retrieve(this.#context(), taskId, options));
   }
 
   /**
@@ -87,9 +57,7 @@ export class Videos extends APIResource {
    * console.log(done.video_url);
    */
   async generateAndWait(body: VideoCreateParams, options: VideoWaitOptions = {}): Promise<VideoTask> {
-    const [{ waitForVideo }, { checkVideoParams }] = await Promise.all([loadWait(), loadHelpers()]);
-    checkVideoParams(body);
-    return waitForVideo(this, body, options, configOf(this._client).redactor);
+    return (await loadHelpers()).generateAndWait(this, body, options, configOf(this._client).redactor);
   }
 
   /**
@@ -105,24 +73,7 @@ export class Videos extends APIResource {
    * await writeFile('video.mp4', Buffer.from(await response.arrayBuffer()));
    */
   download(taskOrURL: VideoTask | string, options: VideoDownloadOptions = {}): Promise<Response> {
-    const config = configOf(this._client);
-    const given = typeof taskOrURL === 'string' ? taskOrURL : taskOrURL?.video_url;
-    const origin = typeof taskOrURL === 'object' && taskOrURL ? this.#origin.get(taskOrURL.id)?.baseURL : undefined;
-    const { onProgress, ...requestOptions } = options;
-    return this._call<Response>(
-      {
-        request: () => {
-          if (typeof given !== 'string' || !given.trim()) throw new ValidationError('taskOrURL', 'must be a completed video task (with video_url) or a URL');
-          // A relative URL is on the gateway that made the task.
-          const url = new URL(given.trim(), origin ?? config.pool.main).href;
-          const bases = [config.pool.main, config.pool.backup].filter((b): b is string => b !== undefined);
-          const auth = bases.some((base) => new URL(base).origin === new URL(url).origin);
-          return { method: 'GET', path: '', url, auth, download: true };
-        },
-        map: async (open, response) => (await loadDownload()).withProgress(open as OpenStream, response, requestOptions.idleTimeout ?? config.idleTimeout, onProgress),
-      },
-      requestOptions,
-    );
+    return this._later(loadHelpers, (m) => m.download(this.#context(), taskOrURL, options));
   }
 
   /**
@@ -135,10 +86,9 @@ export class Videos extends APIResource {
     return price;
   }
 
-  #remember(task: VideoTask, baseURL: string): void {
-    if (!task?.id || !baseURL) return;
-    if (this.#origin.size >= REMEMBERED_TASKS) this.#origin.delete(this.#origin.keys().next().value as string);
-    this.#origin.set(task.id, { baseURL, createdAt: typeof task.created_at === 'number' ? task.created_at * 1000 : Date.now() });
+  /** What the implementation in helpers.ts needs: the call pipeline, the config, and where tasks were made. */
+  #context(): VideoContext {
+    return { call: <T>(spec: CallSpec<T>, options?: RequestOptions) => this._call(spec, options), config: configOf(this._client), origin: this.#origin };
   }
 }
 

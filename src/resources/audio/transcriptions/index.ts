@@ -5,8 +5,8 @@ import { claimStreams } from '../../../core/claim-streams.js';
 import { lazy } from '../../../internal/lazy.js';
 import type { TranscriptionCreateParams, Transcription, TranscriptionVerbose } from './types.js';
 
-/** The schema (and zod) load with the first call; see core/resource.ts. */
-const loadSchema = lazy(() => import('./schema.js'));
+/** The call (with its schema and zod) loads with the first one; see core/resource.ts. */
+const loadCalls = lazy(() => import('./calls.js'));
 
 /** `client.audio.transcriptions`: speech to text. */
 export class Transcriptions extends APIResource {
@@ -22,19 +22,8 @@ export class Transcriptions extends APIResource {
   create(body: TranscriptionCreateParams & { response_format: 'text' | 'srt' | 'vtt' }, options?: RequestOptions): APIPromise<string>;
   create(body: TranscriptionCreateParams, options?: RequestOptions): APIPromise<Transcription | TranscriptionVerbose | string>;
   create(body: TranscriptionCreateParams, options?: RequestOptions): APIPromise<Transcription | TranscriptionVerbose | string> {
+    // At the call, before any await: a missing file's stream error would crash the process.
     claimStreams([body?.file]);
-    return this._call(
-      {
-        request: async () => {
-          await this._check(loadSchema, body);
-          const { file, ...fields } = body;
-          const { encodeMultipart, resolveFiles } = await import('../../../core/multipart.js');
-          const form = encodeMultipart({ ...fields, ...(await resolveFiles({ file })) });
-          const asText = body.response_format === 'text' || body.response_format === 'srt' || body.response_format === 'vtt';
-          return { method: 'POST', path: 'audio/transcriptions', form, responseType: asText ? 'text' : 'json' };
-        },
-      },
-      options,
-    );
+    return this._later(loadCalls, (m) => m.create(this._api(), body, options));
   }
 }

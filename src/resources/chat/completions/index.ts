@@ -36,13 +36,8 @@ export class Completions extends APIResource {
   create(body: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion>;
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
-  create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion> | APIPromise<ChatCompletionStream> {
-    const request = async () => {
-      await this._check(loadSchema, body);
-      return { method: 'POST', path: 'chat/completions', body } as const;
-    };
-    if (body?.stream) return this._stream<ChatCompletionStream>({ request, load: loadStream }, options);
-    return this._call<ChatCompletion>({ request }, options);
+  create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
+    return this._post('chat/completions', body, loadSchema, options, { load: loadStream });
   }
 
   /**
@@ -64,12 +59,10 @@ export class Completions extends APIResource {
   parse<P extends ChatCompletionParseParams & { stream?: false | null | undefined }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>;
   parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ChatCompletionStream<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ChatCompletionStream<ParsedChatCompletion>> {
-    const request = async () => {
-      await this._check(loadSchema, body);
-      return { method: 'POST', path: 'chat/completions', body } as const;
-    };
-    if (body?.stream) return this._stream({ request, load: async () => (await loadParse()).parsingStream(body) }, options);
-    return this._call({ request, map: async (data) => (await loadParse()).parseCompletion(data as ChatCompletion, body) }, options);
+    return this._post('chat/completions', body, loadSchema, options, {
+      load: async () => (await loadParse()).parsingStream(body),
+      map: async (data) => (await loadParse()).parseCompletion(data as ChatCompletion, body),
+    });
   }
 
   /**

@@ -1,0 +1,46 @@
+import { APIConnectionError, APIError, APITimeoutError, isQuotaError } from './errors.js';
+import type { CoreEvents } from './logger.js';
+
+// Loaded with the first call that has fallback models.
+
+/**
+ * True when the model looks unavailable, so another model may serve (API.md, model
+ * fallback): 404 or 503 (or an error in a 200) with `model_not_found`; other 5xx; a 429
+ * that is not a quota error; a timeout or a connection failure, each after the model's own
+ * retries and failover. Never a 400, 401 or 403, a quota error, or an abort: another model
+ * would meet the same fate.
+ */
+export function isModelUnavailable(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return true;
+  if (!(error instanceof APIError) || isQuotaError(error)) return false;
+  if (error.status === 400 || error.status === 401 || error.status === 403) return false;
+  if (error.code === 'model_not_found') return true;
+  return error.status >= 500 || error.status === 429;
+}
+
+/**
+ * Sends the call for `model`, then for each of `next` while the one before was
+ * unavailable. Each model is a different request (its own Idempotency-Key); `totalTimeout`,
+ * when set, bounds them all together.
+ */
+export async function tryModels<R>(
+  attempt: (model: string | undefined, totalTimeout: number | undefined) => Promise<R>,
+  model: string,
+  next: readonly string[],
+  events: CoreEvents,
+  totalTimeout: number | undefined,
+): Promise<R> {
+  const deadline = totalTimeout === undefined ? undefined : Date.now() + totalTimeout;
+  const models = [model, ...next];
+  for (let i = 0; ; i++) {
+    const remaining = deadline === undefined ? undefined : deadline - Date.now();
+    if (remaining !== undefined && remaining <= 0) throw new APITimeoutError(`Request did not complete within totalTimeout (${totalTimeout} ms), model fallback included.`);
+    try {
+      return await attempt(i === 0 ? undefined : models[i], remaining);
+    } catch (error) {
+      const to = models[i + 1];
+      if (to === undefined || !isModelUnavailable(error)) throw error;
+      events.onModelFallback?.({ from: models[i] as string, to, error: error as APIError | APIConnectionError });
+    }
+  }
+}

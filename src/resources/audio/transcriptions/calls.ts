@@ -1,0 +1,25 @@
+import type { APIPromise } from '../../../core/api-promise.js';
+import type { RequestOptions } from '../../../core/request.js';
+import type { ResourceAPI } from '../../../core/resource.js';
+import { check } from './schema.js';
+import type { Transcription, TranscriptionCreateParams, TranscriptionVerbose } from './types.js';
+
+// The transcription call, loaded with the first one (with its schema and zod).
+
+/** POST audio/transcriptions as multipart; text formats come back as strings. */
+export function create(api: ResourceAPI, body: TranscriptionCreateParams, options: RequestOptions | undefined): APIPromise<Transcription | TranscriptionVerbose | string> {
+  return api.call(
+    {
+      model: body?.model,
+      request: async (model?: string) => {
+        check(body);
+        const { file, ...fields } = body;
+        const { encodeMultipart, resolveFiles } = await import('../../../core/multipart.js');
+        const form = encodeMultipart({ ...fields, model: model ?? fields.model, ...(await resolveFiles({ file })) });
+        const asText = body.response_format === 'text' || body.response_format === 'srt' || body.response_format === 'vtt';
+        return { method: 'POST', path: 'audio/transcriptions', form, responseType: asText ? 'text' : 'json' };
+      },
+    },
+    options,
+  );
+}

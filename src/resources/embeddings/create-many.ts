@@ -1,0 +1,130 @@
+import { APIUserAbortError, EmbeddingBatchError, GatewayError, ValidationError } from '../../core/errors.js';
+import type { RetryInfo } from '../../core/hooks.js';
+import type { RequestOptions } from '../../core/request.js';
+import { anySignal } from '../../internal/signals.js';
+import type { CreateEmbeddingResponse, Embedding, EmbeddingCreateManyOptions, EmbeddingCreateManyParams } from './types.js';
+
+// Loaded with the first createMany(): bulk embedding in batches, with concurrency that
+// backs off on rate limits (halved) and recovers (one step after a run of successes).
+
+/** One batch's request: the texts, the request options, and a listener for its retries. */
+export type BatchCall = (input: string[], options: RequestOptions, onRetry: (info: RetryInfo) => void) => Promise<CreateEmbeddingResponse>;
+
+/** The most inputs one request to the embeddings endpoint accepts. */
+export const MAX_BATCH = 2048;
+
+/**
+ * Concurrency that halves when a request meets a rate limit and grows back by one after as
+ * many successes in a row as the current limit. Requests in flight when it halved do not
+ * halve it again: one burst of 429s is one signal.
+ */
+class Limiter {
+  limit: number;
+  #max: number;
+  #streak = 0;
+  #epoch = 0;
+  constructor(max: number) {
+    this.limit = max;
+    this.#max = max;
+  }
+  get epoch(): number {
+    return this.#epoch;
+  }
+  rateLimited(epoch: number): void {
+    if (epoch !== this.#epoch) return;
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+    this.#streak = 0;
+    this.#epoch++;
+  }
+  succeeded(): void {
+    if (++this.#streak < this.limit) return;
+    this.limit = Math.min(this.#max, this.limit + 1);
+    this.#streak = 0;
+  }
+}
+
+function check(body: EmbeddingCreateManyParams, batchSize: number, concurrency: number): void {
+  if (typeof body !== 'object' || body === null) throw new ValidationError('params', 'must be an object');
+  if (typeof body.model !== 'string' || !body.model) throw new ValidationError('model', 'is required: a model id such as text-embedding-3-small');
+  if (!Array.isArray(body.input) || body.input.length === 0) throw new ValidationError('input', 'must be a non-empty array of strings');
+  const bad = body.input.findIndex((text) => typeof text !== 'string' || text.length === 0);
+  if (bad >= 0) throw new ValidationError(`input[${bad}]`, 'must be a non-empty string');
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) throw new ValidationError('batchSize', `must be an integer from 1 to ${MAX_BATCH}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new ValidationError('concurrency', 'must be an integer >= 1');
+}
+
+/**
+ * Embeds every input in batches and resolves to one response: `data` in input order with
+ * `index` the position in the whole input, `usage` summed. A batch that fails after its
+ * retries rejects the whole call with EmbeddingBatchError (which inputs it held); the
+ * batches in flight are aborted and no more are sent. Only a few batches exist at a time,
+ * so memory follows the results, not the number of pending requests.
+ */
+export async function createMany(call: BatchCall, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse> {
+  const { batchSize = 100, concurrency = 4, onProgress, signal, ...requestOptions } = options;
+  check(body, batchSize, concurrency);
+  const { input, ...rest } = body;
+  const total = input.length;
+  const batches = Math.ceil(total / batchSize);
+  const data = new Array<Embedding>(total);
+  const usage = { prompt_tokens: 0, total_tokens: 0 };
+  const limiter = new Limiter(Math.min(concurrency, batches));
+  const stop = new AbortController();
+  const callSignal = anySignal([signal, stop.signal]) ?? stop.signal;
+  let model = body.model;
+  let next = 0;
+  let inFlight = 0;
+  let done = 0;
+
+  return new Promise<CreateEmbeddingResponse>((resolve, reject) => {
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      stop.abort();
+      reject(error);
+    };
+    const onAbort = () => fail(new APIUserAbortError(undefined, { cause: signal?.reason }));
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const start = (batch: number) => {
+      const from = batch * batchSize;
+      const to = Math.min(total, from + batchSize);
+      const epoch = limiter.epoch;
+      inFlight++;
+      call(input.slice(from, to) as string[], { ...requestOptions, ...rest, signal: callSignal }, (info) => {
+        if (info.status === 429) limiter.rateLimited(epoch);
+      })
+        .then((res) => {
+          if (failed) return;
+          model = res.model || model;
+          usage.prompt_tokens += res.usage?.prompt_tokens ?? 0;
+          usage.total_tokens += res.usage?.total_tokens ?? 0;
+          for (const item of res.data) data[from + item.index] = { ...item, index: from + item.index };
+          done += to - from;
+          limiter.succeeded();
+          onProgress?.({ done, total });
+        })
+        .catch((error: unknown) => {
+          if (failed) return;
+          if (signal?.aborted) return onAbort();
+          fail(error instanceof GatewayError ? new EmbeddingBatchError(from, to, total, error) : error);
+        })
+        .finally(() => {
+          inFlight--;
+          pump();
+        });
+    };
+    const pump = () => {
+      if (failed) return;
+      while (inFlight < limiter.limit && next < batches) start(next++);
+      if (inFlight > 0 || next < batches) return;
+      signal?.removeEventListener('abort', onAbort);
+      const missing = data.findIndex((item) => item === undefined);
+      if (missing >= 0 || data.length !== total) return fail(new GatewayError(`The gateway returned no vector for input ${missing} of ${total}.`));
+      resolve({ object: 'list', data, model, usage });
+    };
+    pump();
+  });
+}

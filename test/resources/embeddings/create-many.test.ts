@@ -1,0 +1,119 @@
+import { describe, expect, it, vi } from 'vitest';
+import { APIUserAbortError, EmbeddingBatchError, Gateway, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
+import { mockClient } from '../../helpers/mock-client.js';
+
+/** A gateway as a fetch function: each text's vector is [its number]; answers can be scripted per request. */
+function gateway(answer: (call: number, input: string[]) => Response | undefined = () => undefined, delayMs = 2) {
+  let calls = 0;
+  let inFlight = 0;
+  let most = 0;
+  const concurrency: number[] = [];
+  const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+    const call = ++calls;
+    inFlight++;
+    most = Math.max(most, inFlight);
+    concurrency.push(inFlight);
+    try {
+      const { input } = JSON.parse(String(init?.body)) as { input: string[] };
+      await new Promise((r) => setTimeout(r, delayMs));
+      if (init?.signal?.aborted) throw init.signal.reason;
+      const scripted = answer(call, input);
+      if (scripted) return scripted;
+      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
+      return Response.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: input.length, total_tokens: input.length } });
+    } finally {
+      inFlight--;
+    }
+  };
+  return { fetch, stats: () => ({ calls, most, concurrency }) };
+}
+const texts = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+const rateLimited = () => Response.json({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, { status: 429, headers: { 'retry-after-ms': '1' } });
+
+describe('embeddings.createMany', () => {
+  it('returns every vector in input order, index = position in the whole input, usage summed', async () => {
+    const { fetch, stats } = gateway();
+    const progress: EmbeddingProgress[] = [];
+    const res = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany(
+      { model: 'emb', input: texts(10) },
+      { batchSize: 3, concurrency: 2, onProgress: (p) => progress.push(p) },
+    );
+    expect(res.data.map((d) => [d.index, d.embedding[0]])).toEqual(texts(10).map((_, i) => [i, i]));
+    expect(res.usage).toEqual({ prompt_tokens: 10, total_tokens: 10 });
+    expect(res.model).toBe('emb');
+    expect(stats()).toMatchObject({ calls: 4, most: 2 });
+    expect(progress.at(-1)).toEqual({ done: 10, total: 10 });
+    expect(progress.map((p) => p.done).every((d, i, all) => i === 0 || d > (all[i - 1] ?? 0))).toBe(true);
+  });
+
+  it('works against the mock gateway, vectors decoded from base64', async () => {
+    const { client, mock } = mockClient();
+    const res = await client.embeddings.createMany({ model: 'text-embedding-3-small', input: ['a cat', 'a dog', 'a car'], dimensions: 8 }, { batchSize: 2 });
+    expect(res.data.map((d) => [d.index, d.embedding.length])).toEqual([
+      [0, 8],
+      [1, 8],
+      [2, 8],
+    ]);
+    expect(mock.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([['a cat', 'a dog'], ['a car']]);
+  });
+
+  it('halves concurrency on a rate limit and grows it back after a run of successes, losing nothing', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const { fetch, stats } = gateway((call) => (call >= 5 && call <= 8 ? rateLimited() : undefined), 5);
+    const res = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch, maxRetries: 5 }).embeddings.createMany({ model: 'emb', input: texts(400) }, { batchSize: 5, concurrency: 8 });
+    expect(res.data.map((d) => d.embedding[0])).toEqual(texts(400).map((_, i) => i));
+    expect(res.usage.total_tokens).toBe(400);
+    const { concurrency, most } = stats();
+    expect(most).toBe(8);
+    // After the burst of 429s (requests 5-8) the requests in flight stay at half for a while,
+    // then climb back one step at a time to the full 8.
+    expect(Math.max(...concurrency.slice(12, 21))).toBeLessThanOrEqual(5);
+    expect(Math.max(...concurrency.slice(-10))).toBe(8);
+  });
+
+  it('rejects with EmbeddingBatchError naming the input range of a batch that failed after its retries, sending nothing more', async () => {
+    const { fetch, stats } = gateway((call) => (call === 3 ? Response.json({ error: { message: 'boom' } }, { status: 500 }) : undefined));
+    const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch, maxRetries: 0 }).embeddings
+      .createMany({ model: 'emb', input: texts(100) }, { batchSize: 10, concurrency: 1 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EmbeddingBatchError);
+    expect(err).toMatchObject({ start: 20, end: 30, message: expect.stringMatching(/inputs 20 to 29 \(of 100\)/) });
+    expect((err as Error).cause).toBeInstanceOf(InternalServerError);
+    expect(stats().calls).toBe(3);
+  });
+
+  it('stops sending at once when aborted', async () => {
+    const { fetch, stats } = gateway(undefined, 20);
+    const controller = new AbortController();
+    const done = new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings
+      .createMany({ model: 'emb', input: texts(1_000) }, { batchSize: 10, concurrency: 2, signal: controller.signal, onProgress: ({ done: n }) => n >= 20 && controller.abort() })
+      .catch((e: unknown) => e);
+    expect(await done).toBeInstanceOf(APIUserAbortError);
+    const sent = stats().calls;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(stats().calls).toBe(sent);
+    expect(sent).toBeLessThan(6);
+  });
+
+  it('runs 100,000 inputs with only `concurrency` requests, never one promise per input', async () => {
+    const { fetch, stats } = gateway(undefined, 0);
+    const res = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany({ model: 'emb', input: texts(100_000) }, { batchSize: 500, concurrency: 4 });
+    expect(res.data).toHaveLength(100_000);
+    expect(res.data[99_999]).toMatchObject({ index: 99_999, embedding: [99_999] });
+    expect(stats()).toMatchObject({ calls: 200, most: 4 });
+  });
+
+  it.each([
+    [{ input: [] }, {}, 'input'],
+    [{ input: ['ok', ''] }, {}, 'input[1]'],
+    [{ input: 'one text' }, {}, 'input'],
+    [{ input: ['x'] }, { batchSize: 2049 }, 'batchSize'],
+    [{ input: ['x'] }, { concurrency: 0 }, 'concurrency'],
+  ])('rejects %o %o before sending', async (body, options, field) => {
+    const { fetch, stats } = gateway();
+    const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany({ model: 'emb', ...(body as { input: string[] }) }, options).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({ field });
+    expect(stats().calls).toBe(0);
+  });
+});
