@@ -29,4 +29,7 @@ export default defineConfig([
     footer: { js: 'module.exports = Object.defineProperties(module.exports.Gateway, Object.getOwnPropertyDescriptors(module.exports));\n0 && (module.exports.default = 0);' },
   },
   { ...shared, entry: { testing: 'src/testing/index.ts' }, format: ['cjs'], platform: 'node' },
+  // The command line (bin: unified-gateway), Node only. It imports the package by its own
+  // name, so it runs on the built SDK rather than carrying a second copy.
+  { entry: { cli: 'src/cli/index.ts' }, format: ['esm'], platform: 'node', target: 'node20', sourcemap: true, dts: false, external: ['unified-gateway'], banner: { js: '#!/usr/bin/env node' }, removeNodeProtocol: false },
 ]);

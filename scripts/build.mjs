@@ -3,14 +3,14 @@
 // unchanged tree is built once, not once per script. `--force` rebuilds regardless.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = join(root, '.tmp', 'build-stamp');
 const inputs = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
-const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js', 'dist/testing.cjs', 'dist/testing.d.ts'];
+const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js', 'dist/testing.cjs', 'dist/testing.d.ts', 'dist/cli.js'];
 
 function* files(path) {
   if (!existsSync(path)) return;
@@ -30,16 +30,24 @@ if (fresh && !process.argv.includes('--force')) {
 }
 
 const started = Date.now();
-rmSync(join(root, 'dist'), { recursive: true, force: true });
+// Built beside dist/ and swapped in at the end, so a test or script reading dist/ while a
+// build runs never finds it half written or missing.
+const staging = join(root, '.tmp', 'dist-build');
+rmSync(staging, { recursive: true, force: true });
 rmSync(stampFile, { force: true });
 try {
-  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--silent'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--silent', '--out-dir', staging], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 } catch (error) {
   // tsup reports type errors of the declaration build on stdout/stderr: show them.
   process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
   console.error('build: failed');
   process.exit(1);
 }
+const previous = join(root, '.tmp', 'dist-previous');
+rmSync(previous, { recursive: true, force: true });
+if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), previous);
+renameSync(staging, join(root, 'dist'));
+rmSync(previous, { recursive: true, force: true });
 mkdirSync(join(root, '.tmp'), { recursive: true });
 writeFileSync(stampFile, stamp);
 const built = [...files(join(root, 'dist'))].filter((f) => /\.(c?js|d\.c?ts)$/.test(f));

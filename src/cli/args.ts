@@ -1,0 +1,113 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** The option table `node:util` parseArgs takes. */
+export type OptionTable = NonNullable<ParseArgsConfig['options']>;
+
+/** Options as parsed: strings and booleans by name (no option here is `multiple`). */
+export type OptionValues = Record<string, string | boolean | undefined>;
+
+/** A command line that was wrong or incomplete: usage on stderr, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  /** The command whose help to point at, when one was given. */
+  readonly command: string | undefined;
+  constructor(message: string, command?: string) {
+    super(message);
+    this.command = command;
+  }
+}
+
+/** Options every command takes. There is deliberately no `--api-key`: see {@link refuseApiKey}. */
+export const globalOptions = {
+  'base-url': { type: 'string' },
+  'backup-base-url': { type: 'string' },
+  timeout: { type: 'string' },
+  'max-retries': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const satisfies OptionTable;
+
+/** The global options, as they appear in every help text. */
+export const globalOptionsHelp = `Global options:
+  --base-url URL          The gateway's base URL, ending in /v1 (default: $GATEWAY_BASE_URL)
+  --backup-base-url URL   Used when the main base fails (default: $GATEWAY_BACKUP_BASE_URL)
+  --timeout MS            Milliseconds per attempt (default: 600000)
+  --max-retries N         Retries after the first attempt (default: 2)
+  -h, --help              Show help
+  --version               Print the version
+
+The API key is read from GATEWAY_API_KEY only: there is no --api-key option, because keys
+typed on a command line end up in shell history and process listings.`;
+
+/**
+ * Splits `argv` into the command name and the rest. Global options may come before the
+ * command, so the options that take a value are skipped together with it.
+ */
+export function splitCommand(argv: readonly string[]): { command: string | undefined; rest: string[] } {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') return { command: argv[i + 1], rest: [...argv.slice(0, i), ...argv.slice(i + 2)] };
+    if (!arg.startsWith('-') || arg === '-') return { command: arg, rest: [...argv.slice(0, i), ...argv.slice(i + 1)] };
+    const name = arg.replace(/^--?/, '');
+    const option = (globalOptions as OptionTable)[name];
+    if (option?.type === 'string' && !arg.includes('=')) i++;
+  }
+  return { command: undefined, rest: [...argv] };
+}
+
+/** `--api-key` gets its own message: the point is to say why it does not exist. */
+function refuseApiKey(args: readonly string[], command?: string): void {
+  if (args.some((a) => a === '--api-key' || a.startsWith('--api-key='))) {
+    throw new UsageError('There is no --api-key option: keys on a command line leak into shell history. Set the GATEWAY_API_KEY environment variable instead.', command);
+  }
+}
+
+/**
+ * Parses a command's arguments (its own options plus the global ones) strictly: an unknown
+ * option, a missing value or a stray argument is a {@link UsageError}.
+ */
+export function parseCommandArgs(args: readonly string[], options: OptionTable, command?: string): { values: OptionValues; positionals: string[] } {
+  refuseApiKey(args, command);
+  try {
+    const parsed = parseArgs({ args: [...args], options: { ...globalOptions, ...options }, strict: true, allowPositionals: true });
+    return { values: parsed.values as OptionValues, positionals: parsed.positionals };
+  } catch (error) {
+    // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes; keep its first sentence.
+    const message = error instanceof Error ? (error.message.split(/\.\s/)[0] ?? error.message) : String(error);
+    throw new UsageError(message.replace(/\.$/, ''), command);
+  }
+}
+
+/** A string option's value, if given (an empty value counts as not given). */
+export function stringOption(values: OptionValues, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' && value.trim() ? value : undefined;
+}
+
+/** A required string option, or a {@link UsageError} naming it. */
+export function requireOption(values: OptionValues, name: string, command: string): string {
+  const value = stringOption(values, name);
+  if (value === undefined) throw new UsageError(`Missing required option --${name}`, command);
+  return value;
+}
+
+/**
+ * A whole-number option within bounds, or a {@link UsageError} saying what is expected.
+ * @example integerOption(values, 'max-retries', { min: 0 }, 'chat')
+ */
+export function integerOption(values: OptionValues, name: string, bounds: { min: number; max?: number }, command?: string): number | undefined {
+  const text = stringOption(values, name);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < bounds.min || (bounds.max !== undefined && n > bounds.max)) {
+    const range = bounds.max === undefined ? `>= ${bounds.min}` : `from ${bounds.min} to ${bounds.max}`;
+    throw new UsageError(`Option --${name} must be a whole number ${range}, got '${text}'`, command);
+  }
+  return n;
+}
+
+/** Exactly one positional argument (the prompt or the file), or a {@link UsageError}. */
+export function singlePositional(positionals: readonly string[], what: string, command: string): string | undefined {
+  if (positionals.length > 1) throw new UsageError(`Expected one ${what}, got ${positionals.length} arguments (quote the ${what} if it has spaces)`, command);
+  return positionals[0];
+}

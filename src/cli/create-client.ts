@@ -1,0 +1,40 @@
+import { Gateway, ValidationError } from 'unified-gateway';
+import { integerOption, stringOption, type OptionValues } from './args.js';
+
+/** Missing or invalid configuration (key, base URL): exit code 2. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** The SDK's option names as a user of the CLI sets them. */
+const configNames: Record<string, string> = {
+  baseURL: 'base URL (--base-url or GATEWAY_BASE_URL)',
+  backupBaseURL: 'backup base URL (--backup-base-url or GATEWAY_BACKUP_BASE_URL)',
+};
+
+/**
+ * The client for the global options. The SDK reads GATEWAY_API_KEY, GATEWAY_BASE_URL and
+ * GATEWAY_BACKUP_BASE_URL itself; the checks here only reword its errors for a command line
+ * (its messages speak of constructor options such as 'apiKey', which the CLI does not have).
+ */
+export function createClient(values: OptionValues, env: NodeJS.ProcessEnv, command: string): Gateway {
+  const timeout = integerOption(values, 'timeout', { min: 1 }, command);
+  const maxRetries = integerOption(values, 'max-retries', { min: 0, max: 100 }, command);
+  const baseURL = stringOption(values, 'base-url');
+  if (!env.GATEWAY_API_KEY?.trim()) {
+    throw new ConfigError('Missing API key: set the GATEWAY_API_KEY environment variable (there is no --api-key option, so the key stays out of shell history).');
+  }
+  if (!baseURL && !env.GATEWAY_BASE_URL?.trim()) {
+    throw new ConfigError('Missing base URL: pass --base-url (it ends in /v1) or set the GATEWAY_BASE_URL environment variable.');
+  }
+  try {
+    // The CLI reports the final error itself; the SDK's 'warn' lines would repeat it (and
+    // break a progress line). GATEWAY_LOG, when set, is the SDK's to read.
+    const logLevel = env.GATEWAY_LOG?.trim() ? undefined : 'error';
+    return new Gateway({ baseURL, backupBaseURL: stringOption(values, 'backup-base-url'), timeout, maxRetries, logLevel });
+  } catch (error) {
+    // Whatever the constructor refuses is configuration: a malformed URL, a bad log level.
+    if (ValidationError.isInstance(error) && configNames[error.field]) throw new ConfigError(`Invalid ${configNames[error.field]}: ${error.rule}`);
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
+}

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+// fetch refuses port 9 (a "bad port"): a command that got past its argument checks would
+// fail with exit 1 (a connection error), not 2, so every "exit 2" below is the checks' doing.
+const unreachable = { GATEWAY_API_KEY: 'k', GATEWAY_BASE_URL: 'http://127.0.0.1:9/v1' };
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const commands = ['models', 'chat', 'image', 'video', 'transcribe'] as const;
+
+describe('help and version', { timeout: 20_000 }, () => {
+  it('prints the tool help on stdout with every command, the variables and the exit codes', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    for (const name of commands) expect(run.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    for (const name of ['GATEWAY_API_KEY', 'GATEWAY_BASE_URL', 'GATEWAY_BACKUP_BASE_URL', 'GATEWAY_MODEL', '--base-url', '--timeout', '--max-retries']) expect(run.stdout).toContain(name);
+    expect(run.stdout).toContain('there is no --api-key option');
+    expect(run.stderr).toBe('');
+  });
+
+  it.each(commands)('prints the help of %s with its usage line and the global options', async (name) => {
+    const run = await runCli([name, '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Usage: unified-gateway ${name}`));
+    expect(run.stdout).toContain('Examples:');
+    expect(run.stdout).toContain('--base-url');
+    expect(run.stderr).toBe('');
+  });
+
+  it('documents each command’s own options in its help', async () => {
+    const expected: Record<(typeof commands)[number], string[]> = {
+      models: ['--json'],
+      chat: ['--model', '--system', '--no-stream', 'GATEWAY_MODEL'],
+      image: ['--out', '--model', '--size', 'dall-e-3'],
+      video: ['--duration', '--out', '--model', '--poll-ms', 'vendor_video2'],
+      transcribe: ['--model', '--language', '--format', 'whisper-1', 'verbose_json'],
+    };
+    for (const name of commands) {
+      const { stdout } = await runCli(['help', name]);
+      for (const option of expected[name]) expect(stdout, `${name} --help`).toContain(option);
+    }
+  });
+
+  it('prints the package version with --version', async () => {
+    const run = await runCli(['--version']);
+    expect(run).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('prints the usage on stderr and exits 2 without a command', async () => {
+    const run = await runCli([]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('Usage: unified-gateway <command>');
+  });
+});
+
+describe('bad arguments exit 2 with a usage message on stderr', { timeout: 20_000 }, () => {
+  it.each([
+    [['frob'], "Unknown command 'frob'"],
+    [['models', '--frob'], "Unknown option '--frob'"],
+    [['chat', 'hi', '--model'], "--model <value>' argument missing"],
+    [['image', 'a cat'], 'Missing required option --out'],
+    [['image', 'a cat', '--out', 'x.png', '--size', 'big'], '--size must look like 1024x1024'],
+    [['video', 'waves', '--out', 'v.mp4'], 'Missing required option --duration'],
+    [['video', 'waves', '--out', 'v.mp4', '--duration', '7'], '--duration must be 5, 10, 15 or 20'],
+    [['video', 'waves', '--duration', '5'], 'Missing required option --out'],
+    [['video', 'waves', '--duration', '5', '--out', 'v.mp4', '--poll-ms', 'soon'], '--poll-ms must be a whole number'],
+    [['transcribe'], 'Missing <file>'],
+    [['transcribe', 'no-such-file.wav'], "Cannot read 'no-such-file.wav'"],
+    [['transcribe', 'package.json', '--format', 'xml'], '--format must be one of json, text, srt, vtt, verbose_json'],
+    [['models', '--max-retries', '-1'], '--max-retries'],
+    [['models', '--timeout', 'soon'], '--timeout must be a whole number'],
+    [['chat', 'one', 'two', '--model', 'gpt-4o-mini'], 'Expected one prompt'],
+    [['chat', '--model', 'gpt-4o-mini'], 'The prompt read from stdin is empty'],
+  ])('%j', async (args, message) => {
+    const run = await runCli(args, { env: unreachable, cwd: new URL('../..', import.meta.url).pathname });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toMatch(/Run 'unified-gateway( \w+)? --help' for usage/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('names --model and GATEWAY_MODEL when chat has no model', async () => {
+    const run = await runCli(['chat', 'hi'], { env: unreachable });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--model');
+    expect(run.stderr).toContain('GATEWAY_MODEL');
+  });
+
+  it('refuses --api-key, says to use GATEWAY_API_KEY, and does not repeat the key', async () => {
+    const run = await runCli(['models', '--api-key', 'sk-typed-on-the-command-line'], { env: unreachable });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('GATEWAY_API_KEY');
+    expect(run.stderr + run.stdout).not.toContain('sk-typed-on-the-command-line');
+  });
+});
+
+describe('missing configuration exits 2 naming the variable', { timeout: 20_000 }, () => {
+  it('without GATEWAY_API_KEY', async () => {
+    const run = await runCli(['models'], { env: { GATEWAY_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('GATEWAY_API_KEY');
+  });
+
+  it('without a base URL', async () => {
+    const run = await runCli(['models'], { env: { GATEWAY_API_KEY: 'k' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--base-url');
+    expect(run.stderr).toContain('GATEWAY_BASE_URL');
+  });
+
+  it('with a base URL that is not one', async () => {
+    const run = await runCli(['models', '--base-url', 'gateway.example'], { env: { GATEWAY_API_KEY: 'k' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Invalid base URL (--base-url or GATEWAY_BASE_URL)');
+  });
+
+  it('exits 1, not 2, when the configuration is fine but the gateway cannot be reached', async () => {
+    const run = await runCli(['models', '--max-retries', '0'], { env: unreachable });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^APIConnectionError: /);
+  });
+});
