@@ -8,12 +8,14 @@ import { createMockGateway } from 'unified-gateway/testing';
 
 const EXAMPLE_TIMEOUT_MS = 60_000;
 const dir = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', 'examples');
-// Simple first, then streams, tools, errors and resilience.
+// Simple first, then streams, tools and structured outputs, errors, raw responses and resilience.
 const order = [
   'chat',
   'chat-stream',
   'chat-stream-final',
   'chat-tools',
+  'tools-run',
+  'structured-outputs',
   'chat-vision',
   'models',
   'completions',
@@ -24,8 +26,10 @@ const order = [
   'responses',
   'videos-progress',
   'errors',
+  'raw-response',
   'abort',
   'retries-and-failover',
+  'logging',
   'mock-gateway',
 ];
 const files = readdirSync(dir)
