@@ -1,8 +1,10 @@
-// npm run demo: runs every example in examples/ and prints what each does.
+// npm run demo: runs every example in examples/ and prints what each does, then the
+// command line (dist/cli.js).
 // Without GATEWAY_API_KEY and GATEWAY_BASE_URL it starts the bundled mock gateway on
 // 127.0.0.1 and points the examples at it; with both set, the examples talk to the real service.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockGateway } from 'unified-gateway/testing';
 
@@ -62,9 +64,9 @@ function describe(file: string): string {
   return first.replace(/^\/\/\s*/, '');
 }
 
-function run(file: string): Promise<{ code: number | null; output: string }> {
+function run(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(dir, file)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -80,9 +82,9 @@ function run(file: string): Promise<{ code: number | null; output: string }> {
 }
 
 let failed = 0;
-for (const file of files) {
-  console.log(`▶ examples/${file}: ${describe(file)}`);
-  const { code, output } = await run(file);
+async function show(title: string, args: string[]): Promise<void> {
+  console.log(`▶ ${title}`);
+  const { code, output } = await run(args);
   console.log(output.trimEnd().replace(/^/gm, '    '));
   if (code !== 0) {
     failed++;
@@ -90,6 +92,25 @@ for (const file of files) {
   }
   console.log();
 }
+for (const file of files) await show(`examples/${file}: ${describe(file)}`, ['--import', 'tsx', join(dir, file)]);
+
+// The command line, as a user runs it. Images and videos cost money on the real service:
+// those two run against the mock only.
+const cli = join(dir, '..', 'dist', 'cli.js');
+const out = mkdtempSync(join(tmpdir(), 'unified-gateway-demo-'));
+const model = process.env.GATEWAY_MODEL ?? 'gpt-4o-mini';
+const cliRuns = [
+  ['models'],
+  ['chat', 'Hello from the command line', '--model', model],
+  ...(real
+    ? []
+    : [
+        ['image', 'A lighthouse at dawn', '--out', join(out, 'lighthouse.png')],
+        ['video', 'Waves at sunset', '--duration', '5', '--out', join(out, 'waves.mp4'), '--poll-ms', '100'],
+      ]),
+];
+for (const args of cliRuns) await show(`unified-gateway ${args.join(' ')}`, [cli, ...args]);
+rmSync(out, { recursive: true, force: true });
 await stop();
-console.log(`demo: ${files.length} examples ran, ${failed} failed`);
+console.log(`demo: ${files.length} examples and ${cliRuns.length} command-line runs, ${failed} failed`);
 process.exit(failed ? 1 : 0);

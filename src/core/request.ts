@@ -45,7 +45,7 @@ export interface RequestOptions {
  * `credentials` in a browser. The SDK's own `method`, `headers`, `body`, `signal` and
  * `redirect` always win; set headers with `defaultHeaders` / `headers`.
  */
-export type FetchOptions = Omit<RequestInit, 'method' | 'body' | 'signal' | 'redirect'> & { [key: string]: unknown };
+export type FetchOptions = Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal' | 'redirect'> & { [key: string]: unknown };
 
 /** Resolved client configuration the core works from. */
 export interface CoreConfig {
@@ -143,6 +143,7 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<Sent> 
   checkNumber('idleTimeout', req.idleTimeout, 'ms');
   checkNumber('totalTimeout', req.totalTimeout, 'ms');
   const total = req.totalTimeout === undefined ? undefined : new AbortController();
+  const deadline = req.totalTimeout === undefined ? undefined : Date.now() + req.totalTimeout;
   const totalTimer = total && setTimeout(() => total.abort(TOTAL_TIMED_OUT), req.totalTimeout);
   const requestSignal = anySignal([req.signal, req.controller?.signal, total?.signal]);
   /** The error for a call stopped by its signal: the caller's abort, or the total timeout. */
@@ -194,7 +195,9 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<Sent> 
         const serverWait = error instanceof APIError ? error.retryAfterMs : null;
         // A server that asks for a longer wait than the cap is not retried early against its
         // wish: fail now, with the wait on err.retryAfterMs, unless another base can serve.
-        if (serverWait !== null && serverWait > config.retry.maxRetryAfterMs && !freeSwitch) {
+        // The same when the wait would outlast the call's totalTimeout: say so now, not after it.
+        const tooLong = serverWait !== null && (serverWait > config.retry.maxRetryAfterMs || (deadline !== undefined && Date.now() + serverWait >= deadline));
+        if (tooLong && !freeSwitch) {
           events.onGiveUp?.({ ...info, error, reason: 'retry-after' });
           throw error;
         }

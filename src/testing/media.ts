@@ -114,9 +114,10 @@ export function transcribe(ctx: MockContext): Response {
 export function mockFile(path: string): Response {
   if (path.endsWith('.png')) {
     const bytes = Uint8Array.from(atob(PIXEL_PNG_BASE64), (c) => c.charCodeAt(0));
-    return new Response(bytes, { headers: { 'content-type': 'image/png' } });
+    return new Response(bytes, { headers: { 'content-type': 'image/png', 'content-length': String(bytes.length) } });
   }
-  if (path.endsWith('.mp4')) return new Response(new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112]), { headers: { 'content-type': 'video/mp4' } });
+  // Content-Length, as a file server sends it, so downloads can report a total.
+  if (path.endsWith('.mp4')) return new Response(new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112]), { headers: { 'content-type': 'video/mp4', 'content-length': '8' } });
   return new Response('not found', { status: 404 });
 }
 

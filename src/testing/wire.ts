@@ -6,7 +6,7 @@ export const CORS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-headers': '*',
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-  'access-control-expose-headers': 'x-request-id, retry-after, retry-after-ms',
+  'access-control-expose-headers': 'x-request-id, retry-after, retry-after-ms, x-ratelimit-limit-requests, x-ratelimit-remaining-requests',
 };
 
 /**
@@ -23,8 +23,16 @@ export function errorBody(message: string, type: string, code: string | null, pa
 export function json(status: number, payload: unknown, id: number, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(payload), {
     status,
-    headers: { 'content-type': 'application/json', 'x-request-id': `req_mock_${id}`, ...CORS, ...extra },
+    headers: { 'content-type': 'application/json', 'x-request-id': `req_mock_${id}`, ...rateLimitHeaders(id), ...CORS, ...extra },
   });
+}
+
+/** The requests a mock serves in its (never resetting) window, for the x-ratelimit-* headers. */
+const REQUEST_LIMIT = 10_000;
+
+/** OpenAI-style rate-limit headers, so code that reads them (withResponse()) has something to read. */
+function rateLimitHeaders(id: number): Record<string, string> {
+  return { 'x-ratelimit-limit-requests': String(REQUEST_LIMIT), 'x-ratelimit-remaining-requests': String(Math.max(0, REQUEST_LIMIT - id)) };
 }
 
 /** The error fetch raises when a socket drops, so the SDK sees what it sees on the wire. */

@@ -122,8 +122,8 @@ describe('fetchOptions', () => {
 describe('totalTimeout', () => {
   it('bounds every attempt and pause of a call with APITimeoutError', async () => {
     vi.useFakeTimers();
-    const rec = statuses(modelsURL, [503], { 'retry-after': '1' });
-    const done = make({ maxRetries: 10 }).models.list({ totalTimeout: 2_500 }).catch((e: unknown) => e);
+    const rec = statuses(modelsURL, [503], {});
+    const done = make({ maxRetries: 10, retry: { baseDelayMs: 1_000, maxDelayMs: 1_000, jitter: 0 } }).models.list({ totalTimeout: 2_500 }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(2_499);
     expect(rec.calls).toHaveLength(3);
     await vi.advanceTimersByTimeAsync(1);
@@ -172,5 +172,20 @@ describe('withOptions', () => {
   it('validates the new options', () => {
     expect(() => make().withOptions({ timeout: -1 })).toThrow(ValidationError);
     expect(() => make().withOptions({ logLevel: 'loud' as never })).toThrow(ValidationError);
+  });
+});
+
+describe('totalTimeout and Retry-After', () => {
+  it('fails at once with retryAfterMs when the server asks for a wait longer than the time left', async () => {
+    vi.useFakeTimers();
+    const rec = statuses(modelsURL, [429, 200], { 'retry-after': '5' });
+    let settled: unknown;
+    void make()
+      .models.list({ totalTimeout: 2_000 })
+      .catch((e: unknown) => (settled = e));
+    // No time passes: the call does not wait 5 s only to time out at 2 s.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toMatchObject({ status: 429, retryAfterMs: 5_000 });
+    expect(rec.calls).toHaveLength(1);
   });
 });

@@ -24,7 +24,7 @@ describe('responseFormat', () => {
 
   it('takes a zod/mini schema through an explicit jsonSchema, and says how when it is missing', () => {
     const mini = zm.object({ city: zm.string() });
-    expect(() => responseFormat(mini, 'x')).toThrow(/zod\/mini schema.*jsonSchema: toJSONSchema\(schema\)/);
+    expect(() => responseFormat(mini, 'x')).toThrow(/zod schema that cannot describe itself \(zod\/mini.*jsonSchema: toJSONSchema\(schema\)/);
     expect(responseFormat(mini, 'x', { jsonSchema: zm.toJSONSchema(mini) }).json_schema.schema).toMatchObject({ properties: { city: { type: 'string' } }, additionalProperties: false });
   });
 

@@ -81,7 +81,7 @@ describe('chat.completions.runTools', () => {
     ]);
     const { messages: transcript } = await client.chat.completions.runTools({ model: 'gpt-4o-mini', messages, tools: [failing] });
     const results = transcript.filter((m) => m.role === 'tool').map((m) => m.content);
-    expect(results[0]).toBe('Error: get_weather failed: Error: weather service down');
+    expect(results[0]).toBe('Error: get_weather failed: weather service down');
     expect(results[1]).toMatch(/^Error: invalid arguments for get_weather: .*not valid JSON/);
     expect(results[2]).toMatch(/^Error: invalid arguments for get_weather: city: /);
     expect(results[3]).toBe('Error: there is no tool named "get_time"; the tools are get_weather.');

@@ -70,7 +70,8 @@ async function runOne(call: ChatCompletionMessageToolCall, tools: readonly Defin
     return { call, name, args: checked.value, result, error: undefined, content: typeof result === 'string' ? result : (JSON.stringify(result) ?? '') };
   } catch (error) {
     if (signal?.aborted) throw error;
-    const text = redactor.string(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    // The plain message for a plain Error; other classes keep their name (TypeError: …).
+    const text = redactor.string(error instanceof Error ? (error.name === 'Error' ? error.message : `${error.name}: ${error.message}`) : String(error));
     return { ...failed(`${name} failed: ${text}`), args: checked.value };
   }
 }

@@ -130,7 +130,7 @@ function jsonSchemaOf(schema: StandardSchemaV1, field: string, explicit: Record<
   throw new ValidationError(
     field,
     props.vendor === 'zod'
-      ? "is a zod/mini schema, which cannot describe itself: pass { jsonSchema: toJSONSchema(schema) } (import { toJSONSchema } from 'zod/mini')"
+      ? "is a zod schema that cannot describe itself (zod/mini, or zod before 4.1): pass { jsonSchema: toJSONSchema(schema) } (import { toJSONSchema } from 'zod/mini', or from 'zod')"
       : `is a ${props.vendor} schema that gives no JSON Schema: use your library's JSON Schema adapter and pass { jsonSchema }, or a library that implements Standard JSON Schema`,
   );
 }
