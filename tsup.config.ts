@@ -1,35 +1,64 @@
 import { defineConfig, type Options } from 'tsup';
 
+// The build script (scripts/build.mjs) builds into a staging directory and swaps it in.
+const out = process.env.UNIFIED_GATEWAY_OUT_DIR ?? 'dist';
+
 const shared: Options = {
-  dts: true,
   sourcemap: true,
   target: 'es2022',
   // The testing entry imports node:http lazily inside listen(); keep it external and keep the
   // node: prefix (Deno and edge bundlers need it; tsup strips it by default).
   external: ['node:http'],
   removeNodeProtocol: false,
+  outDir: out,
 };
 
-// dist/ is emptied by the build script: the builds run in parallel, so none of them cleans.
+/**
+ * The testing entry for browsers and workers: listen() is the only part that needs Node,
+ * so its node:http server is swapped for a stub that says to use mock.fetch.
+ */
+const withoutNodeServer: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'testing-without-node-server',
+  setup(build) {
+    build.onResolve({ filter: /\/node-server\.js$/ }, (args) => ({ path: `${args.resolveDir}/node-server.web.ts` }));
+  },
+};
+
 export default defineConfig([
-  // ESM for bundlers, browsers, Deno, Bun and edge runtimes: platform-neutral, and split so
-  // that code loaded on first use (schemas, SSE, multipart) lands in its own chunks.
-  { ...shared, entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' }, format: ['esm'], platform: 'neutral', splitting: true },
-  // CJS for require(). `module.exports` is the Gateway class itself, with every named export
-  // on it, so `const Gateway = require('unified-gateway'); new Gateway()` works as it does
-  // for the official SDK, and `require(...).Gateway` / `.default` too. esbuild lists the
-  // named exports for Node's cjs-module-lexer but leaves out `default`, so the footer names
-  // it too (it never runs: `0 && …`); without it, type checkers take `export default` in
-  // index.d.cts for a lie (attw: FalseExportDefault).
+  // ESM for bundlers, browsers and edge workers (the "import"/"default" conditions):
+  // platform-neutral, zod left to the app's bundler (so an app that uses zod has one copy),
+  // and split so that code loaded on first use (schemas, SSE, multipart) lands in its own
+  // chunks. Its testing entry bundles for a worker.
   {
     ...shared,
+    dts: true,
+    entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+    format: ['esm'],
+    platform: 'neutral',
+    splitting: true,
+    esbuildPlugins: [withoutNodeServer],
+  },
+  // ESM for Node, Deno and Bun (the "node" condition): the same code with zod/mini bundled
+  // into the validation chunk. Node loads one file there instead of about a hundred zod
+  // modules, which is most of a cold start's first call (docs/benchmarks.md).
+  { ...shared, outDir: `${out}/node`, entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' }, format: ['esm'], platform: 'node', splitting: true, noExternal: ['zod'] },
+  // CJS for require(), zod bundled as for Node ESM. `module.exports` is the Gateway class
+  // itself, with every named export on it, so `const Gateway = require('unified-gateway');
+  // new Gateway()` works as it does for the official SDK, and `require(...).Gateway` /
+  // `.default` too. esbuild lists the named exports for Node's cjs-module-lexer but leaves
+  // out `default`, so the footer names it too (it never runs: `0 && …`); without it, type
+  // checkers take `export default` in index.d.cts for a lie (attw: FalseExportDefault).
+  {
+    ...shared,
+    dts: true,
     entry: { index: 'src/index.ts' },
     format: ['cjs'],
     platform: 'node',
+    noExternal: ['zod'],
     footer: { js: 'module.exports = Object.defineProperties(module.exports.Gateway, Object.getOwnPropertyDescriptors(module.exports));\n0 && (module.exports.default = 0);' },
   },
-  { ...shared, entry: { testing: 'src/testing/index.ts' }, format: ['cjs'], platform: 'node' },
+  { ...shared, dts: true, entry: { testing: 'src/testing/index.ts' }, format: ['cjs'], platform: 'node' },
   // The command line (bin: unified-gateway), Node only. It imports the package by its own
   // name, so it runs on the built SDK rather than carrying a second copy.
-  { entry: { cli: 'src/cli/index.ts' }, format: ['esm'], platform: 'node', target: 'node20', sourcemap: true, dts: false, external: ['unified-gateway'], banner: { js: '#!/usr/bin/env node' }, removeNodeProtocol: false },
+  { ...shared, entry: { cli: 'src/cli/index.ts' }, target: 'node20', format: ['esm'], platform: 'node', external: ['unified-gateway'], banner: { js: '#!/usr/bin/env node' } },
 ]);

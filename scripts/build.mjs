@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = join(root, '.tmp', 'build-stamp');
 const inputs = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
-const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js', 'dist/testing.cjs', 'dist/testing.d.ts', 'dist/cli.js'];
+const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js', 'dist/testing.cjs', 'dist/testing.d.ts', 'dist/node/index.js', 'dist/node/testing.js', 'dist/cli.js'];
 
 function* files(path) {
   if (!existsSync(path)) return;
@@ -36,7 +36,7 @@ const staging = join(root, '.tmp', 'dist-build');
 rmSync(staging, { recursive: true, force: true });
 rmSync(stampFile, { force: true });
 try {
-  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--silent', '--out-dir', staging], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  execFileSync(join(root, 'node_modules', '.bin', 'tsup'), ['--silent'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, UNIFIED_GATEWAY_OUT_DIR: staging } });
 } catch (error) {
   // tsup reports type errors of the declaration build on stdout/stderr: show them.
   process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);

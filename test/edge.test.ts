@@ -45,4 +45,31 @@ describe('edge runtime bundle', () => {
     const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path));
     expect(imports.filter((p) => builtins.has(p) || p.startsWith('node:'))).toEqual([]);
   });
+
+  it('bundles the testing entry for a worker too: only listen() needs Node, and it says so', async () => {
+    const result = await build({
+      stdin: {
+        contents: `import { createMockGateway } from 'unified-gateway/testing';
+          const mock = createMockGateway();
+          export const ok = (await mock.fetch('http://mock.local/v1/models', { headers: { authorization: 'Bearer test-key' } })).status;
+          export const listen = await mock.listen().then(() => 'listened', (e) => e.message);`,
+        resolveDir: root,
+        loader: 'js',
+      },
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      conditions: ['workerd', 'worker', 'browser'],
+      write: false,
+      metafile: true,
+      alias: { 'unified-gateway/testing': join(root, 'dist', 'testing.js') },
+      logLevel: 'silent',
+    });
+    const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path));
+    expect(imports.filter((p) => p.startsWith('node:') || builtinModules.includes(p))).toEqual([]);
+    const code = result.outputFiles[0]?.text ?? '';
+    const mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { ok: number; listen: string };
+    expect(mod.ok).toBe(200);
+    expect(mod.listen).toMatch(/needs Node's node:http.*mock\.fetch/);
+  });
 });

@@ -1,5 +1,5 @@
 // One benchmark measurement in a fresh process:
-//   node scripts/bench/client.mjs <ours|openai|floor> <sse|json-seq|json-par|big|stall> <port> <runs>
+//   node scripts/bench/client.mjs <ours|openai|floor> <sse|json-seq|json-par|big|stall|cold|create-many> <port> <runs>
 // Prints one JSON line: { ms: [per run], text?: {length, hash}, rssPeakMB?, heapPeakMB? }.
 import { createHash } from 'node:crypto';
 
@@ -66,6 +66,31 @@ async function makeClients(s) {
 
 const now = () => performance.now();
 const out = { who, scenario, ms: [] };
+
+if (scenario === 'cold') {
+  // Cold start to first answer: this process has imported nothing yet. Timed from before
+  // the import to the parsed answer of one chat call (process start-up is the same for all).
+  const t = now();
+  await (await makeClients('json')).chat();
+  out.ms.push(now() - t);
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  process.exit(0);
+}
+
+if (scenario === 'create-many') {
+  // Bulk embedding against a server that serves RATE requests a second (server.mjs).
+  const { Gateway } = await import('unified-gateway');
+  const c = new Gateway({ apiKey: KEY, baseURL: base('ratelimit'), maxRetries: 20, logLevel: 'off' });
+  await fetch(`${base('ratelimit')}/reset`, { method: 'POST' });
+  const input = Array.from({ length: 10_000 }, (_, i) => `text number ${i}`);
+  const t = now();
+  const res = await c.embeddings.createMany({ model: 'bench-embed', input }, { batchSize: 50, concurrency: 8 });
+  out.ms.push(now() - t);
+  out.stats = await (await fetch(`${base('ratelimit')}/stats`)).json();
+  out.vectors = res.data.length;
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  process.exit(0);
+}
 
 if (scenario === 'sse') {
   const c = await makeClients('sse');

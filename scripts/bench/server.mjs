@@ -4,6 +4,9 @@
 //   sse           SSE_FRAMES chat chunks, written in batches, then [DONE]
 //   big           about 100 MB of chat chunks, then [DONE]
 //   stall         a few chunks, then silence (the socket stays open until the client leaves)
+//   ratelimit     POST embeddings, at most RATE requests a second (a token bucket with a
+//                 burst of BURST); over it, 429 with retry-after-ms until the next token.
+//                 GET /ratelimit/stats gives what was served; POST /ratelimit/reset starts over.
 import { createServer } from 'node:http';
 
 const SSE_FRAMES = 20_000;
@@ -42,8 +45,53 @@ async function writeAll(res, chunks) {
   }
 }
 
+const RATE = 100;
+const BURST = 5;
+const bucket = { tokens: BURST, at: Date.now(), served: 0, limited: 0, first: 0, last: 0 };
+/** Takes a token if there is one; else how long until there is, in ms. */
+function take() {
+  const now = Date.now();
+  bucket.tokens = Math.min(BURST, bucket.tokens + ((now - bucket.at) * RATE) / 1000);
+  bucket.at = now;
+  if (bucket.tokens >= 1) {
+    bucket.tokens -= 1;
+    return 0;
+  }
+  return Math.ceil(((1 - bucket.tokens) * 1000) / RATE);
+}
+
+function rateLimited(req, res, body) {
+  if (req.url.endsWith('/stats')) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify({ rate: RATE, served: bucket.served, limited: bucket.limited, spanMs: bucket.last - bucket.first }));
+  }
+  if (req.url.endsWith('/reset')) {
+    Object.assign(bucket, { tokens: BURST, at: Date.now(), served: 0, limited: 0, first: 0, last: 0 });
+    return res.end();
+  }
+  const wait = take();
+  if (wait > 0) {
+    bucket.limited++;
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': String(wait) });
+    return res.end(JSON.stringify({ error: { message: 'Rate limit reached', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }));
+  }
+  const { input } = JSON.parse(body);
+  const data = input.map((_, index) => ({ object: 'embedding', index, embedding: [index, 1, 0.5] }));
+  bucket.served++;
+  bucket.last = Date.now();
+  bucket.first ||= bucket.last;
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ object: 'list', model: 'bench-embed', data, usage: { prompt_tokens: input.length, total_tokens: input.length } }));
+}
+
 const server = createServer((req, res) => {
   const scenario = (req.url ?? '').split('/')[1];
+  if (scenario === 'ratelimit') {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => rateLimited(req, res, body));
+    return;
+  }
   req.resume();
   req.on('end', async () => {
     if (scenario === 'json') {
