@@ -1,40 +1,25 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMockGateway, defaultModels } from '../../src/testing/index.js';
-import { runCli } from './run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { defaultModels } from '../../src/testing/index.js';
+import { runCli, useServedMock } from './run-cli.js';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const mock = createMockGateway({ apiKey: 'k', videoStepMs: 10 });
-let env: Record<string, string>;
-let close: () => Promise<void>;
-let dir: string;
-
-beforeAll(async () => {
-  const served = await mock.listen();
-  close = served.close;
-  env = { GATEWAY_API_KEY: 'k', GATEWAY_BASE_URL: served.url };
-  dir = mkdtempSync(join(tmpdir(), 'ug-cli-'));
-});
-afterAll(async () => {
-  await close();
-  rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => mock.reset());
+const served = useServedMock('ug-cli-');
+const { mock } = served;
 
 /** The JSON bodies the mock received on `path`. */
 const bodies = (path: string) => mock.requests.filter((r) => r.path === path).map((r) => r.body as Record<string, unknown>);
 
 describe('models', { timeout: 20_000 }, () => {
   it('lists the model ids, one per line', async () => {
-    const run = await runCli(['models'], { env });
+    const run = await runCli(['models'], { env: served.env });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toBe(defaultModels.map((m) => `${m.id}\n`).join(''));
   });
 
   it('prints the raw list with --json', async () => {
-    const run = await runCli(['models', '--json'], { env });
+    const run = await runCli(['models', '--json'], { env: served.env });
     expect(run.code).toBe(0);
     const list = JSON.parse(run.stdout) as { data: Array<{ id: string }> };
     expect(list.data.map((m) => m.id)).toEqual(defaultModels.map((m) => m.id));
@@ -43,30 +28,30 @@ describe('models', { timeout: 20_000 }, () => {
 
 describe('chat', { timeout: 20_000 }, () => {
   it('streams the reply to stdout and ends it with a newline', async () => {
-    const run = await runCli(['chat', 'hello there', '--model', 'gpt-4o-mini'], { env });
+    const run = await runCli(['chat', 'hello there', '--model', 'gpt-4o-mini'], { env: served.env });
     expect(run).toMatchObject({ code: 0, stdout: 'You said: hello there\n', stderr: '' });
     expect(bodies('chat/completions')).toEqual([expect.objectContaining({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hello there' }] })]);
   });
 
   it('waits for the whole reply with --no-stream', async () => {
-    const run = await runCli(['chat', 'all at once', '--model', 'gpt-4o', '--no-stream'], { env });
+    const run = await runCli(['chat', 'all at once', '--model', 'gpt-4o', '--no-stream'], { env: served.env });
     expect(run).toMatchObject({ code: 0, stdout: 'You said: all at once\n' });
     expect(bodies('chat/completions')[0]?.stream).not.toBe(true);
   });
 
   it('takes the model from GATEWAY_MODEL and sends --system first', async () => {
-    const run = await runCli(['chat', 'hi', '--system', 'Be brief.'], { env: { ...env, GATEWAY_MODEL: 'deepseek-chat' } });
+    const run = await runCli(['chat', 'hi', '--system', 'Be brief.'], { env: { ...served.env, GATEWAY_MODEL: 'deepseek-chat' } });
     expect(run.code).toBe(0);
     expect(bodies('chat/completions')[0]).toMatchObject({ model: 'deepseek-chat', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }] });
   });
 
   it.each([[['chat', '--model', 'gpt-4o-mini']], [['chat', '-', '--model', 'gpt-4o-mini']]])('reads the prompt from stdin: %j', async (args) => {
-    const run = await runCli(args, { env, input: 'from a pipe\n' });
+    const run = await runCli(args, { env: served.env, input: 'from a pipe\n' });
     expect(run).toMatchObject({ code: 0, stdout: 'You said: from a pipe\n' });
   });
 
   it('exits 1 with the error on stderr for an unknown model', async () => {
-    const run = await runCli(['chat', 'hi', '--model', 'no-such-model'], { env });
+    const run = await runCli(['chat', 'hi', '--model', 'no-such-model'], { env: served.env });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^NotFoundError: 404 .*no-such-model/);
     expect(run.stdout).toBe('');
@@ -75,21 +60,21 @@ describe('chat', { timeout: 20_000 }, () => {
 
 describe('image', { timeout: 20_000 }, () => {
   it('writes the PNG it asked for as base64 and prints the path', async () => {
-    const out = join(dir, 'cat.png');
-    const run = await runCli(['image', 'a cat', '--out', out], { env });
+    const out = join(served.dir, 'cat.png');
+    const run = await runCli(['image', 'a cat', '--out', out], { env: served.env });
     expect(run).toMatchObject({ code: 0, stdout: `${out}\n`, stderr: '' });
     expect([...readFileSync(out).subarray(0, 8)]).toEqual(PNG_SIGNATURE);
     expect(bodies('images/generations')).toEqual([expect.objectContaining({ model: 'dall-e-3', prompt: 'a cat', response_format: 'b64_json', n: 1 })]);
   });
 
   it('sends --model and --size', async () => {
-    const run = await runCli(['image', 'a boat', '--out', join(dir, 'boat.png'), '--model', 'gpt-image-1', '--size', '1536x1024'], { env });
+    const run = await runCli(['image', 'a boat', '--out', join(served.dir, 'boat.png'), '--model', 'gpt-image-1', '--size', '1536x1024'], { env: served.env });
     expect(run.code).toBe(0);
     expect(bodies('images/generations')[0]).toMatchObject({ model: 'gpt-image-1', size: '1536x1024' });
   });
 
   it('exits 2 and sends nothing for a size the model does not offer', async () => {
-    const run = await runCli(['image', 'a cat', '--out', join(dir, 'no.png'), '--size', '512x512'], { env });
+    const run = await runCli(['image', 'a cat', '--out', join(served.dir, 'no.png'), '--size', '512x512'], { env: served.env });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^ValidationError: .*size/);
     expect(bodies('images/generations')).toEqual([]);
@@ -98,24 +83,24 @@ describe('image', { timeout: 20_000 }, () => {
 
 describe('transcribe', { timeout: 20_000 }, () => {
   it('uploads the file and prints the transcript', async () => {
-    const file = join(dir, 'clip.wav');
+    const file = join(served.dir, 'clip.wav');
     writeFileSync(file, 'RIFF....WAVEfmt ');
-    const run = await runCli(['transcribe', file, '--language', 'en'], { env });
+    const run = await runCli(['transcribe', file, '--language', 'en'], { env: served.env });
     expect(run).toMatchObject({ code: 0, stdout: 'Mock transcript of clip.wav (16 bytes, en).\n', stderr: '' });
     expect(bodies('audio/transcriptions')[0]).toMatchObject({ model: 'whisper-1', language: 'en', file: { name: 'clip.wav', size: 16 } });
   });
 
   it('prints the raw format asked for', async () => {
-    const file = join(dir, 'clip.wav');
+    const file = join(served.dir, 'clip.wav');
     writeFileSync(file, 'RIFF....WAVEfmt ');
-    const run = await runCli(['transcribe', file, '--format', 'srt'], { env });
+    const run = await runCli(['transcribe', file, '--format', 'srt'], { env: served.env });
     expect(run).toMatchObject({ code: 0, stdout: '1\n00:00:00,000 --> 00:00:01,500\nMock transcript of clip.wav (16 bytes).\n' });
   });
 
   it('exits 1 when the gateway refuses the model', async () => {
-    const file = join(dir, 'clip.wav');
+    const file = join(served.dir, 'clip.wav');
     writeFileSync(file, 'RIFF....WAVEfmt ');
-    const run = await runCli(['transcribe', file, '--model', 'whisper-9'], { env });
+    const run = await runCli(['transcribe', file, '--model', 'whisper-9'], { env: served.env });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^NotFoundError: 404 /);
   });

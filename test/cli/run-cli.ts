@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { createMockGateway, type MockGateway } from '../../src/testing/index.js';
 
 /** The built command line; `npm run build` makes it (npm test builds first). */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -68,4 +72,31 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
       resolve({ code, signal, stdout, stderr, timedOut });
     });
   });
+}
+
+/** A mock gateway served on 127.0.0.1 for one test file, the CLI's environment for it, and a scratch directory. */
+export interface ServedMock {
+  mock: MockGateway;
+  /** GATEWAY_API_KEY and GATEWAY_BASE_URL pointing at the mock; set in beforeAll. */
+  env: Record<string, string>;
+  /** A fresh directory for output files; removed in afterAll. */
+  dir: string;
+}
+
+/** Serves a mock (key `k`, video steps of 10 ms) for the file's tests; its log is reset before each. */
+export function useServedMock(dirPrefix: string): ServedMock {
+  const served: ServedMock = { mock: createMockGateway({ apiKey: 'k', videoStepMs: 10 }), env: {}, dir: '' };
+  let close: () => Promise<void> = async () => undefined;
+  beforeAll(async () => {
+    const listening = await served.mock.listen();
+    close = listening.close;
+    served.env = { GATEWAY_API_KEY: 'k', GATEWAY_BASE_URL: listening.url };
+    served.dir = mkdtempSync(join(tmpdir(), dirPrefix));
+  });
+  afterAll(async () => {
+    await close();
+    rmSync(served.dir, { recursive: true, force: true });
+  });
+  beforeEach(() => served.mock.reset());
+  return served;
 }

@@ -1,34 +1,18 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMockGateway } from '../../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
 import { httpServer } from '../helpers/sockets.js';
-import { runCli } from './run-cli.js';
+import { runCli, useServedMock } from './run-cli.js';
 
 /** The bytes the mock serves for every video (see src/testing/media.ts). */
 const MOCK_MP4 = [0, 0, 0, 24, 102, 116, 121, 112];
-const mock = createMockGateway({ apiKey: 'k', videoStepMs: 10 });
-let env: Record<string, string>;
-let close: () => Promise<void>;
-let dir: string;
-
-beforeAll(async () => {
-  const served = await mock.listen();
-  close = served.close;
-  env = { GATEWAY_API_KEY: 'k', GATEWAY_BASE_URL: served.url };
-  dir = mkdtempSync(join(tmpdir(), 'ug-cli-video-'));
-});
-afterAll(async () => {
-  await close();
-  rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => mock.reset());
+const served = useServedMock('ug-cli-video-');
+const { mock } = served;
 
 describe('video', { timeout: 20_000 }, () => {
   it('waits, downloads the video to --out and prints only the path on stdout', async () => {
-    const out = join(dir, 'waves.mp4');
-    const run = await runCli(['video', 'Waves at sunset', '--duration', '5', '--out', out, '--poll-ms', '20'], { env });
+    const out = join(served.dir, 'waves.mp4');
+    const run = await runCli(['video', 'Waves at sunset', '--duration', '5', '--out', out, '--poll-ms', '20'], { env: served.env });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${out}\n`);
     expect([...readFileSync(out)]).toEqual(MOCK_MP4);
@@ -37,7 +21,7 @@ describe('video', { timeout: 20_000 }, () => {
   });
 
   it('shows progress on stderr as plain lines when stderr is a pipe', async () => {
-    const run = await runCli(['video', 'A paper boat', '--duration', '10', '--out', join(dir, 'boat.mp4'), '--poll-ms', '20', '--model', 'vendor_video2-landscape'], { env });
+    const run = await runCli(['video', 'A paper boat', '--duration', '10', '--out', join(served.dir, 'boat.mp4'), '--poll-ms', '20', '--model', 'vendor_video2-landscape'], { env: served.env });
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain('\r');
     expect(run.stderr).not.toContain('\x1b');
@@ -51,8 +35,8 @@ describe('video', { timeout: 20_000 }, () => {
   });
 
   it('exits 1 with VideoTaskFailedError and writes no file when the task fails', async () => {
-    const out = join(dir, 'failed.mp4');
-    const run = await runCli(['video', 'please fail', '--duration', '5', '--out', out, '--poll-ms', '20'], { env });
+    const out = join(served.dir, 'failed.mp4');
+    const run = await runCli(['video', 'please fail', '--duration', '5', '--out', out, '--poll-ms', '20'], { env: served.env });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^VideoTaskFailedError: Video task video_mock_\d+ failed: Generation failed/m);
     expect(run.stdout).toBe('');
@@ -60,12 +44,12 @@ describe('video', { timeout: 20_000 }, () => {
   });
 
   it('stops waiting on Ctrl-C with exit code 130, naming the task', async () => {
-    const out = join(dir, 'interrupted.mp4');
+    const out = join(served.dir, 'interrupted.mp4');
     let sent = false;
     const started = Date.now();
     // Polls a minute apart: without the abort, this run would hit its timeout.
     const run = await runCli(['video', 'A slow one', '--duration', '5', '--out', out, '--poll-ms', '60000'], {
-      env,
+      env: served.env,
       timeoutMs: 8_000,
       onStderr: (stderr, child) => {
         if (!sent && stderr.includes('waiting')) sent = child.kill('SIGINT');
@@ -85,7 +69,7 @@ describe('Ctrl-C during a chat stream', { timeout: 20_000 }, () => {
     mock.inject({ type: 'stall', afterFrames: 2, path: 'chat/completions' });
     let sent = false;
     const run = await runCli(['chat', 'a long answer please', '--model', 'gpt-4o-mini'], {
-      env,
+      env: served.env,
       timeoutMs: 8_000,
       onStdout: (stdout, child) => {
         if (!sent && stdout.length > 0) sent = child.kill('SIGINT');
@@ -110,7 +94,7 @@ describe('video download progress with a Content-Length', { timeout: 20_000 }, (
       res.end();
     });
     try {
-      const out = join(dir, 'sized.mp4');
+      const out = join(served.dir, 'sized.mp4');
       const run = await runCli(['video', 'sized', '--duration', '5', '--out', out], { env: { GATEWAY_API_KEY: 'k', GATEWAY_BASE_URL: server.url } });
       expect(run.code, run.stderr).toBe(0);
       expect(readFileSync(out)).toEqual(video);
