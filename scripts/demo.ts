@@ -22,6 +22,7 @@ const order = [
   'models',
   'completions',
   'embeddings',
+  'embeddings-bulk',
   'images-generate',
   'images-edit',
   'audio-transcription',
@@ -31,6 +32,7 @@ const order = [
   'raw-response',
   'abort',
   'retries-and-failover',
+  'model-fallback',
   'logging',
   'mock-gateway',
 ];
