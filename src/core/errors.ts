@@ -114,7 +114,8 @@ export class ToolRunLimitError extends GatewayError {
 }
 
 /**
- * `embeddings.createMany` stopped: one batch failed after its retries. Which inputs it held
+ * `embeddings.createMany` stopped: one batch failed (after its retries, when it was worth
+ * retrying). Which inputs it held
  * is on `start` and `end` (end exclusive); the batch's own error is the `cause`.
  */
 export class EmbeddingBatchError extends GatewayError {
@@ -125,7 +126,7 @@ export class EmbeddingBatchError extends GatewayError {
   readonly end: number;
   /** @internal */
   constructor(start: number, end: number, total: number, cause: GatewayError) {
-    super(`Embedding inputs ${start} to ${end - 1} (of ${total}) failed after their retries: ${cause.message}`, { cause });
+    super(`Embedding inputs ${start} to ${end - 1} (of ${total}) failed: ${cause.message}`, { cause });
     this.start = start;
     this.end = end;
   }

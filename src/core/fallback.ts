@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, APITimeoutError, isQuotaError } from './errors.js';
+import { APIConnectionError, APIError, APITimeoutError, InternalServerError, isQuotaError, RateLimitError } from './errors.js';
 import type { CoreEvents } from './logger.js';
 
 // Loaded with the first call that has fallback models.
@@ -15,7 +15,9 @@ export function isModelUnavailable(error: unknown): boolean {
   if (!(error instanceof APIError) || isQuotaError(error)) return false;
   if (error.status === 400 || error.status === 401 || error.status === 403) return false;
   if (error.code === 'model_not_found') return true;
-  return error.status >= 500 || error.status === 429;
+  // An error inside a 200 counts by its class, as the retry rule reads it.
+  const status = error.status === 200 ? (error instanceof RateLimitError ? 429 : error instanceof InternalServerError ? 500 : 200) : error.status;
+  return status >= 500 || status === 429;
 }
 
 /**
@@ -40,6 +42,8 @@ export async function tryModels<R>(
     } catch (error) {
       const to = models[i + 1];
       if (to === undefined || !isModelUnavailable(error)) throw error;
+      // A call out of time does not move on, and does not announce a model it will not try.
+      if (deadline !== undefined && Date.now() >= deadline) throw error;
       events.onModelFallback?.({ from: models[i] as string, to, error: error as APIError | APIConnectionError });
     }
   }

@@ -35,7 +35,10 @@ export async function followRedirect(
     // A download may hand off to a CDN: follow it, the key only to the client's base origins.
     if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
     const origin = new URL(target).origin;
-    if (![config.pool.main, config.pool.backup].some((base) => base !== undefined && new URL(base).origin === origin)) delete at.headers.authorization;
+    // Nothing that could be a credential goes to another origin: only Accept is kept.
+    if (![config.pool.main, config.pool.backup].some((base) => base !== undefined && new URL(base).origin === origin)) {
+      for (const name of Object.keys(at.headers)) if (name !== 'accept') delete at.headers[name];
+    }
     return { url: target, method: 'GET', sent: null };
   }
   const otherBase = config.pool.baseOf(target);

@@ -390,7 +390,8 @@ function buildHeaders(config: CoreConfig, req: CoreRequest): Record<string, stri
   };
   if (req.form) headers['content-type'] = req.form.contentType;
   else if (req.body !== undefined) headers['content-type'] = 'application/json';
-  for (const [k, v] of Object.entries(config.defaultHeaders)) headers[k.toLowerCase()] = v;
+  // A download from another origin (a CDN) gets none of the client's headers: they may hold credentials.
+  if (req.auth !== false) for (const [k, v] of Object.entries(config.defaultHeaders)) headers[k.toLowerCase()] = v;
   for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
   // One key per logical POST, identical on every retry and failover attempt.
   if (req.method === 'POST' && !headers['idempotency-key']) headers['idempotency-key'] = `ug-${uuid()}`;

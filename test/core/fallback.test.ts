@@ -168,4 +168,42 @@ describe('model fallback', () => {
     expect(() => client({ fallbackModels: { a: 'b' as never } })).toThrow(expect.objectContaining({ field: 'fallbackModels.a' }) as Error);
     return expect(client().chat.completions.create({ model: 'a', messages }, { fallbackModels: 'b' as never })).rejects.toMatchObject({ name: 'ValidationError', field: 'fallbackModels' });
   });
+
+  it('sends the same file to the next model, even from a body that can be read only once', async () => {
+    const sizes: Array<[string, number]> = [];
+    server.use(
+      http.post(`${BASE}/images/edits`, async ({ request }) => {
+        const form = await request.formData();
+        const model = String(form.get('model'));
+        sizes.push([model, (form.get('image') as File).size]);
+        return model === 'a' ? err(503, 'model_not_found') : HttpResponse.json({ created: 1, data: [{ url: 'https://x/i.png' }] });
+      }),
+    );
+    const image = new Response(new Uint8Array([137, 80, 78, 71, 1, 2, 3]));
+    await client().images.edit({ model: 'a', prompt: 'hat', image });
+    expect(sizes).toEqual([
+      ['a', 7],
+      ['b', 7],
+    ]);
+  });
+
+  it('does not announce a fallback once totalTimeout has run out', async () => {
+    server.use(
+      http.post(chatURL, async () => {
+        await delay(80);
+        return err(503, 'model_not_found');
+      }),
+    );
+    const onModelFallback = vi.fn();
+    const e = await client({ hooks: { onModelFallback } }).chat.completions.create({ model: 'a', messages }, { totalTimeout: 50 }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ name: 'APITimeoutError' });
+    expect(onModelFallback).not.toHaveBeenCalled();
+  });
+
+  it('falls back on a rate-limit or server error inside a 200, as it retries them', async () => {
+    const rec = gateway(() => HttpResponse.json({ error: { message: 'upstream busy', type: 'server_error', code: 'server_error' } }));
+    const res = await client({ maxRetries: 0 }).chat.completions.create({ model: 'a', messages });
+    expect(res.model).toBe('b');
+    expect(rec.calls).toHaveLength(2);
+  });
 });

@@ -25,6 +25,8 @@ export function create(api: ResourceAPI, body: EmbeddingCreateParams, options: R
 
 /** `embeddings.createMany`: batches sent through the same pipeline, the loop in create-many.ts. */
 export async function createMany(api: ResourceAPI, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse> {
+  // The same rules as create() for model, input and dimensions, before anything is sent.
+  check(body);
   const { createMany: run } = await import('./create-many.js');
   return run(
     (input, requestOptions, onRetry) =>

@@ -63,7 +63,7 @@ function check(body: EmbeddingCreateManyParams, batchSize: number, concurrency: 
 export async function createMany(call: BatchCall, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse> {
   const { batchSize = 100, concurrency = 4, onProgress, signal, ...requestOptions } = options;
   check(body, batchSize, concurrency);
-  const { input, ...rest } = body;
+  const { input } = body;
   const total = input.length;
   const batches = Math.ceil(total / batchSize);
   const data = new Array<Embedding>(total);
@@ -93,7 +93,7 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
       const to = Math.min(total, from + batchSize);
       const epoch = limiter.epoch;
       inFlight++;
-      call(input.slice(from, to) as string[], { ...requestOptions, ...rest, signal: callSignal }, (info) => {
+      call(input.slice(from, to) as string[], { ...requestOptions, signal: callSignal }, (info) => {
         if (info.status === 429) limiter.rateLimited(epoch);
       })
         .then((res) => {
@@ -121,8 +121,9 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
       while (inFlight < limiter.limit && next < batches) start(next++);
       if (inFlight > 0 || next < batches) return;
       signal?.removeEventListener('abort', onAbort);
+      // A batch whose answer lacked an index leaves a hole: say which, rather than return it.
       const missing = data.findIndex((item) => item === undefined);
-      if (missing >= 0 || data.length !== total) return fail(new GatewayError(`The gateway returned no vector for input ${missing} of ${total}.`));
+      if (missing >= 0) return fail(new GatewayError(`The gateway returned no vector for input ${missing} of ${total}.`));
       resolve({ object: 'list', data, model, usage });
     };
     pump();

@@ -13,6 +13,9 @@ export function generate(api: ResourceAPI, body: ImageGenerateParams, options: R
 
 /** POST images/edits as multipart, built once so every retry and fallback replays it whole. */
 export function edit(api: ResourceAPI, body: ImageEditParams, options: RequestOptions | undefined): APIPromise<ImagesResponse> {
+  // Files are read once per call: a stream or a Response can be read only once, and a
+  // fallback model gets the same bytes.
+  let files: Promise<Record<string, File | undefined>> | undefined;
   return api.call<ImagesResponse>(
     {
       model: body?.model,
@@ -20,7 +23,8 @@ export function edit(api: ResourceAPI, body: ImageEditParams, options: RequestOp
         checkEdit(body);
         const { image, mask, ...fields } = body;
         const { encodeMultipart, resolveFiles } = await import('../../core/multipart.js');
-        return { method: 'POST', path: 'images/edits', form: encodeMultipart({ ...fields, model: model ?? fields.model, ...(await resolveFiles({ image, mask })) }) };
+        files ??= resolveFiles({ image, mask });
+        return { method: 'POST', path: 'images/edits', form: encodeMultipart({ ...fields, model: model ?? fields.model, ...(await files) }) };
       },
     },
     options,

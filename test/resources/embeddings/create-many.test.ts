@@ -109,6 +109,7 @@ describe('embeddings.createMany', () => {
     [{ input: 'one text' }, {}, 'input'],
     [{ input: ['x'] }, { batchSize: 2049 }, 'batchSize'],
     [{ input: ['x'] }, { concurrency: 0 }, 'concurrency'],
+    [{ input: ['x'], dimensions: 0 }, {}, 'dimensions'],
   ])('rejects %o %o before sending', async (body, options, field) => {
     const { fetch, stats } = gateway();
     const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany({ model: 'emb', ...(body as { input: string[] }) }, options).catch((e: unknown) => e);

@@ -73,6 +73,26 @@ describe('videos.download', () => {
     ]);
   });
 
+  it('sends a CDN none of the client’s headers: they may hold credentials', async () => {
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    const cdn = await server((req, res) => {
+      seen.push(req.headers);
+      sendVideo(res);
+    });
+    const gw = await server((_req, res) => {
+      res.writeHead(307, { location: `${cdn.origin}/signed/v.mp4` });
+      res.end();
+    });
+    const client = new Gateway({ apiKey: KEY, baseURL: gw.url, defaultHeaders: { 'x-api-key': 'team-secret' } });
+    await (await client.videos.download(`${cdn.origin}/direct.mp4`)).arrayBuffer();
+    await (await client.videos.download(`${gw.origin}/v1/videos/t1/content`)).arrayBuffer();
+    expect(seen).toHaveLength(2);
+    for (const headers of seen) {
+      expect(headers.authorization).toBeUndefined();
+      expect(headers['x-api-key']).toBeUndefined();
+    }
+  });
+
   it('resolves a relative video_url against the gateway', async () => {
     const gw = await server((_req, res) => sendVideo(res));
     await (await new Gateway({ apiKey: KEY, baseURL: gw.url }).videos.download(task('/v1/videos/t1/content'))).arrayBuffer();

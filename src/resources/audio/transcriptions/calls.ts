@@ -8,6 +8,9 @@ import type { Transcription, TranscriptionCreateParams, TranscriptionVerbose } f
 
 /** POST audio/transcriptions as multipart; text formats come back as strings. */
 export function create(api: ResourceAPI, body: TranscriptionCreateParams, options: RequestOptions | undefined): APIPromise<Transcription | TranscriptionVerbose | string> {
+  // The file is read once per call: a stream or a Response can be read only once, and a
+  // fallback model gets the same bytes.
+  let files: Promise<Record<string, File | undefined>> | undefined;
   return api.call(
     {
       model: body?.model,
@@ -15,7 +18,8 @@ export function create(api: ResourceAPI, body: TranscriptionCreateParams, option
         check(body);
         const { file, ...fields } = body;
         const { encodeMultipart, resolveFiles } = await import('../../../core/multipart.js');
-        const form = encodeMultipart({ ...fields, model: model ?? fields.model, ...(await resolveFiles({ file })) });
+        files ??= resolveFiles({ file });
+        const form = encodeMultipart({ ...fields, model: model ?? fields.model, ...(await files) });
         const asText = body.response_format === 'text' || body.response_format === 'srt' || body.response_format === 'vtt';
         return { method: 'POST', path: 'audio/transcriptions', form, responseType: asText ? 'text' : 'json' };
       },
