@@ -1,4 +1,5 @@
 import { GatewayError } from './errors.js';
+import { requestIDOf } from './request.js';
 
 /** What a call produced: the result, and the HTTP response it came from. */
 export interface APIResult<T> {
@@ -8,8 +9,14 @@ export interface APIResult<T> {
   requestID: string | null;
 }
 
+/** What a call hands back: the response, and the result unless the raw response was asked for. */
+export interface CallOutcome<T> {
+  response: Response;
+  data?: T;
+}
+
 /** @internal Runs a call; `raw` asks for the response as it arrived, body unread and unparsed. */
-export type APICall<T> = (raw: boolean) => Promise<APIResult<T> | { response: Response; requestID: string | null }>;
+export type APICall<T> = (raw: boolean) => Promise<CallOutcome<T>>;
 
 /**
  * What every method returns: a Promise of the result, which can also give the HTTP response.
@@ -47,10 +54,7 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   #result(): Promise<APIResult<T>> {
-    return this.#run().then((result) => {
-      if (!('data' in result)) throw new GatewayError('asResponse() was called on this request: its body is yours to read from the Response.');
-      return result;
-    });
+    return this.#run().then((outcome) => ({ data: dataOf(outcome), response: outcome.response, requestID: requestIDOf(outcome.response) }));
   }
 
   /**
@@ -79,6 +83,24 @@ export class APIPromise<T> extends Promise<T> {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     onrejected?: ((reason: any) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#result().then((result) => result.data).then(onfulfilled, onrejected);
+    // One hop from the call's result to the caller's callbacks: this is the plain await path.
+    // A result that cannot be given (asResponse() was chosen) goes to onrejected, as a
+    // rejection of this promise would.
+    return this.#run().then((outcome) => {
+      let data: T;
+      try {
+        data = dataOf(outcome);
+      } catch (error) {
+        if (onrejected) return onrejected(error);
+        throw error;
+      }
+      return onfulfilled ? onfulfilled(data) : (data as unknown as R1);
+    }, onrejected);
   }
+}
+
+/** The result, or an error saying the raw response was asked for instead. */
+function dataOf<T>(outcome: CallOutcome<T>): T {
+  if (!('data' in outcome)) throw new GatewayError('asResponse() was called on this request: its body is yours to read from the Response.');
+  return outcome.data as T;
 }

@@ -306,10 +306,11 @@ const resultFields = ['choices', 'object', 'id', 'data'] as const;
  */
 export function isErrorPayload(body: unknown): boolean {
   if (!isRecord(body)) return false;
-  if (resultFields.some((field) => field in body && body[field] !== null)) return false;
-  if (body.error !== undefined && body.error !== null && body.error !== false) return true;
-  const flat = 'code' in body && 'message' in body;
-  return flat && body.code !== 0 && body.code !== 200 && body.code !== '0' && body.code !== 'success';
+  // Checked first and cheaply: this runs on every response and every stream frame.
+  const hasError = body.error !== undefined && body.error !== null && body.error !== false;
+  if (!hasError && !('code' in body && 'message' in body)) return false;
+  for (const field of resultFields) if (body[field] !== undefined && body[field] !== null) return false;
+  return hasError || (body.code !== 0 && body.code !== 200 && body.code !== '0' && body.code !== 'success');
 }
 
 /** Redirects followed within one call, same-origin hops and moves between bases together. */

@@ -1,8 +1,8 @@
-import { lazy } from '../internal/lazy.js';
+import { lazy, type Lazy } from '../internal/lazy.js';
 import { APIPromise } from './api-promise.js';
 import { checkModels } from './options.js';
 import type { CoreConfig, CoreRequest, OpenStream, RequestOptions } from './request.js';
-import { requestIDOf, send } from './request.js';
+import { send } from './request.js';
 import type { SSEOptions, Stream } from './streaming.js';
 
 /**
@@ -50,8 +50,11 @@ export class APIResource {
    * @internal Validates before anything is sent. Schemas (and zod) load on first use, so
    * an app pays for the schemas of the endpoints it calls, at import time and in its bundle.
    */
-  protected async _check(load: SchemaLoader, value: unknown): Promise<void> {
-    (await load()).check(value);
+  protected _check(load: SchemaLoader, value: unknown): void | Promise<void> {
+    // Once loaded, checked at once, without a promise: this runs before every request.
+    const loaded = (load as Lazy<Awaited<ReturnType<SchemaLoader>>>).loaded;
+    if (loaded) return loaded.check(value);
+    return load().then((schema) => schema.check(value));
   }
 
   /**
@@ -65,10 +68,10 @@ export class APIResource {
     return new APIPromise<T>(async (raw) => {
       /** One model's request, with its own retries and failover. */
       const attempt = async (model: string | undefined, totalTimeout: number | undefined) => {
-        const sent = await send(config, { ...requestOptions, ...(await spec.request(model)), raw, totalTimeout });
-        const requestID = requestIDOf(sent.response);
-        if (raw) return { response: sent.response, requestID };
-        return { data: spec.map ? await spec.map(sent.data, sent.response) : (sent.data as T), response: sent.response, requestID };
+        const described = spec.request(model);
+        const sent = await send(config, { ...requestOptions, ...(described instanceof Promise ? await described : described), raw, totalTimeout });
+        if (raw) return { response: sent.response };
+        return { data: spec.map ? await spec.map(sent.data, sent.response) : (sent.data as T), response: sent.response };
       };
       try {
         const next = nextModels(config, spec, fallbackModels);
@@ -98,7 +101,7 @@ export class APIResource {
     return new APIPromise<T>(async (raw) => {
       const inner = make(await load());
       // Chosen before the inner call starts (on its next microtask).
-      if (raw) return inner.asResponse().then((response) => ({ response, requestID: requestIDOf(response) }));
+      if (raw) return inner.asResponse().then((response) => ({ response }));
       return inner.withResponse();
     });
   }
@@ -109,10 +112,13 @@ export class APIResource {
    * events read into the Stream class `more.load` gives.
    */
   protected _post<T>(path: string, body: PostBody, schema: SchemaLoader, options: RequestOptions | undefined, more: PostMore<T> = {}): APIPromise<T> {
-    const request = async (model?: string) => {
-      await this._check(schema, body);
+    const build = (model?: string) => {
       const sent = model ? { ...body, model } : body;
       return { method: 'POST', path, body: more.body ? more.body(sent) : sent } as const;
+    };
+    const request = (model?: string) => {
+      const checking = this._check(schema, body);
+      return checking ? checking.then(() => build(model)) : build(model);
     };
     const spec = { model: body?.model, clientFallbacks: more.clientFallbacks, request };
     return body?.stream && more.load ? (this._stream({ ...spec, load: more.load, sse: more.sse }, options) as APIPromise<T>) : this._call<T>({ ...spec, map: more.map }, options);
