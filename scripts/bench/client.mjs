@@ -92,13 +92,22 @@ if (scenario === 'create-many') {
   process.exit(0);
 }
 
+/** CPU time this process has used, in ms: steadier than wall time on a shared machine. */
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+out.cpu = [];
+
 if (scenario === 'sse') {
   const c = await makeClients('sse');
   for (let i = 0; i < runs + 1; i++) {
     let text = '';
     const t = now();
+    const c0 = cpu();
     await c.stream((s) => (text += s));
     const ms = now() - t;
+    if (i > 0) out.cpu.push(cpu() - c0);
     if (i > 0) out.ms.push(ms); // the first run warms up
     out.text = { length: text.length, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
   }
@@ -108,12 +117,14 @@ if (scenario === 'sse') {
   const width = scenario === 'json-seq' ? 1 : 16;
   for (let i = 0; i < runs + 2; i++) {
     const t = now();
+    const c0 = cpu();
     await Promise.all(
       Array.from({ length: width }, async () => {
         for (let j = 0; j < total / width; j++) await c.chat();
       }),
     );
     const ms = now() - t;
+    if (i > 1) out.cpu.push((cpu() - c0) / total);
     if (i > 1) out.ms.push(ms / total); // ms per request; two runs warm up
   }
 } else if (scenario === 'big') {

@@ -121,5 +121,5 @@ server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`${server.address().port}\n`);
 });
-// Bounded: the runner kills it; this is the backstop.
-setTimeout(() => process.exit(0), 15 * 60_000).unref();
+// Bounded: the runner kills it; this is the backstop (minutes from the first argument, default 15).
+setTimeout(() => process.exit(0), Number(process.argv[2] ?? 15) * 60_000).unref();

@@ -115,8 +115,8 @@ export class ToolRunLimitError extends GatewayError {
 
 /**
  * `embeddings.createMany` stopped: one batch failed (after its retries, when it was worth
- * retrying). Which inputs it held
- * is on `start` and `end` (end exclusive); the batch's own error is the `cause`.
+ * retrying). Which inputs it held is on `start` and `end` (end exclusive); the batch's own
+ * error is the `cause`.
  */
 export class EmbeddingBatchError extends GatewayError {
   static override readonly kind = 'EmbeddingBatchError';
