@@ -306,6 +306,7 @@ describe('finalChatCompletion', () => {
       choices: [
         { index: 0, delta: { content: `${i},` }, finish_reason: null },
         { index: 1, delta: { reasoning_content: `r${i} ` }, finish_reason: null },
+        { index: 2, delta: { refusal: i % 2 ? `n${i}` : null, content: null }, finish_reason: i === 2_499 ? 'stop' : null, ...(i === 0 ? { logprobs: { content: [] } } : {}) },
       ],
     }));
     serve(() => sseText(frames));
@@ -313,6 +314,8 @@ describe('finalChatCompletion', () => {
     expect(completion.choices[0]?.message.content).toBe(Array.from({ length: 2_500 }, (_, i) => `${i},`).join(''));
     expect(completion.choices[1]?.message.reasoning_content).toBe(Array.from({ length: 2_500 }, (_, i) => `r${i} `).join(''));
     expect(completion.choices[1]?.message.content).toBeNull();
+    expect(completion.choices[2]).toMatchObject({ index: 2, finish_reason: 'stop', logprobs: { content: [] }, message: { content: null } });
+    expect(completion.choices[2]?.message.refusal).toBe(Array.from({ length: 1_250 }, (_, i) => `n${2 * i + 1}`).join(''));
   });
 
   it('includes chunks already read with for await', async () => {

@@ -1,5 +1,5 @@
 import { Stream } from '../../../core/streaming.js';
-import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionMessageToolCall } from './types.js';
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionChunkToolCall, ChatCompletionMessageToolCall } from './types.js';
 
 /**
  * The stream returned by `chat.completions.create({ stream: true })`. Besides iteration it
@@ -58,39 +58,43 @@ class TextBuffer {
 type TextField = 'content' | 'refusal' | 'reasoning_content';
 const TEXT_FIELDS: readonly TextField[] = ['content', 'refusal', 'reasoning_content'];
 
-/** Merges chunks into one {@link ChatCompletion}. */
+/** The text fields of one choice, each built from its deltas. */
+interface ChoiceText {
+  content?: TextBuffer;
+  refusal?: TextBuffer;
+  reasoning_content?: TextBuffer;
+}
+
+/**
+ * Merges chunks into one {@link ChatCompletion}. `add` runs for every chunk of every stream,
+ * so it reads fields by name (no loop over field names, no empty arrays made per chunk).
+ */
 export class ChatCompletionAccumulator {
   #completion: ChatCompletion = { id: '', object: 'chat.completion', created: 0, model: '', choices: [] };
   /** Per choice index, the text fields seen so far. */
-  #text: Array<Partial<Record<TextField, TextBuffer>>> = [];
+  #text: ChoiceText[] = [];
 
   add(chunk: ChatCompletionChunk): void {
     const c = this.#completion;
-    c.id ||= chunk.id;
-    c.created ||= chunk.created;
-    c.model ||= chunk.model;
+    if (!c.id) c.id = chunk.id;
+    if (!c.created) c.created = chunk.created;
+    if (!c.model) c.model = chunk.model;
     if (chunk.system_fingerprint) c.system_fingerprint = chunk.system_fingerprint;
     if (chunk.usage) c.usage = chunk.usage;
-    for (const part of chunk.choices ?? []) {
-      const choice: ChatCompletionChoice = (c.choices[part.index] ??= {
-        index: part.index,
-        message: { role: 'assistant', content: null },
-        finish_reason: null,
-      });
-      const { delta } = part;
-      const text = (this.#text[part.index] ??= {});
-      for (const field of TEXT_FIELDS) {
-        const value = delta?.[field];
-        if (value) (text[field] ??= new TextBuffer()).push(value);
-      }
-      for (const fragment of delta?.tool_calls ?? []) {
-        const calls = (choice.message.tool_calls ??= []);
-        const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
-        if (fragment.id) call.id = fragment.id;
-        // Some backends repeat the whole name in every delta instead of sending it once.
-        const name = fragment.function?.name;
-        if (name && name !== call.function.name) call.function.name += name;
-        if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
+    const parts = chunk.choices;
+    if (!parts) return;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as ChatCompletionChunkChoice;
+      const choice: ChatCompletionChoice = (c.choices[part.index] ??= { index: part.index, message: { role: 'assistant', content: null }, finish_reason: null });
+      const delta = part.delta;
+      if (delta) {
+        if (delta.content || delta.refusal || delta.reasoning_content) {
+          const text = (this.#text[part.index] ??= {});
+          if (delta.content) (text.content ??= new TextBuffer()).push(delta.content);
+          if (delta.refusal) (text.refusal ??= new TextBuffer()).push(delta.refusal);
+          if (delta.reasoning_content) (text.reasoning_content ??= new TextBuffer()).push(delta.reasoning_content);
+        }
+        if (delta.tool_calls) addToolCalls(choice, delta.tool_calls);
       }
       if (part.finish_reason) choice.finish_reason = part.finish_reason;
       if (part.logprobs) choice.logprobs = part.logprobs;
@@ -102,10 +106,22 @@ export class ChatCompletionAccumulator {
     const c = this.#completion;
     const choices = c.choices.filter(Boolean).map((choice) => {
       const message = { ...choice.message };
-      const text = this.#text[choice.index] ?? {};
-      for (const field of TEXT_FIELDS) if (text[field]) message[field] = String(text[field]);
+      const text = this.#text[choice.index];
+      if (text) for (const field of TEXT_FIELDS) if (text[field]) message[field] = String(text[field]);
       return { ...choice, message };
     });
     return { ...c, choices };
+  }
+}
+
+function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatCompletionChunkToolCall[]): void {
+  const calls = (choice.message.tool_calls ??= []);
+  for (const fragment of fragments) {
+    const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+    if (fragment.id) call.id = fragment.id;
+    // Some backends repeat the whole name in every delta instead of sending it once.
+    const name = fragment.function?.name;
+    if (name && name !== call.function.name) call.function.name += name;
+    if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
   }
 }
