@@ -145,7 +145,7 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<Sent> 
   const total = req.totalTimeout === undefined ? undefined : new AbortController();
   const deadline = req.totalTimeout === undefined ? undefined : Date.now() + req.totalTimeout;
   const totalTimer = total && setTimeout(() => total.abort(TOTAL_TIMED_OUT), req.totalTimeout);
-  const requestSignal = anySignal([req.signal, req.controller?.signal, total?.signal]);
+  const requestSignal = anySignal(req.signal, req.controller?.signal, total?.signal);
   /** The error for a call stopped by its signal: the caller's abort, or the total timeout. */
   const stopped = (): GatewayError =>
     total?.signal.aborted && !req.signal?.aborted && !req.controller?.signal.aborted
@@ -240,7 +240,7 @@ async function attemptOnce(
   const attemptController = new AbortController();
   const timeoutMs = req.timeout ?? config.timeout;
   const timer = setTimeout(() => attemptController.abort(TIMED_OUT), timeoutMs);
-  const signal = anySignal([requestSignal, attemptController.signal]);
+  const signal = anySignal(requestSignal, attemptController.signal);
   let url = info.url;
   const fail = async (error: unknown): Promise<GatewayError> => {
     if (error instanceof GatewayError) return error;
@@ -401,13 +401,18 @@ function buildHeaders(config: CoreConfig, req: CoreRequest): Record<string, stri
   if (req.form) headers['content-type'] = req.form.contentType;
   else if (req.body !== undefined) headers['content-type'] = 'application/json';
   // A download from another origin (a CDN) gets none of the client's headers: they may hold credentials.
-  if (req.auth !== false) for (const [k, v] of Object.entries(config.defaultHeaders)) headers[k.toLowerCase()] = v;
-  for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+  if (req.auth !== false) copyHeaders(config.defaultHeaders, headers);
+  if (req.headers) copyHeaders(req.headers, headers);
   // One key per logical POST, identical on every retry and failover attempt.
   if (req.method === 'POST' && !headers['idempotency-key']) headers['idempotency-key'] = `ug-${uuid()}`;
   return headers;
 }
 
+/** Copies headers under lower-case names (no entries array: this runs for every request). */
+function copyHeaders(from: Record<string, string>, to: Record<string, string>): void {
+  for (const k in from) if (Object.hasOwn(from, k)) to[k.toLowerCase()] = from[k] as string;
+}
+
 function joinURL(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path}`;
+  return `${base.endsWith('/') ? base.replace(/\/+$/, '') : base}/${path}`;
 }

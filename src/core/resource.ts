@@ -64,7 +64,9 @@ export class APIResource {
    */
   protected _call<T>(spec: CallSpec<T>, options?: RequestOptions): APIPromise<T> {
     const config = configOf(this._client);
-    const { fallbackModels, ...requestOptions } = options ?? {};
+    // Passed on as they are (send() does not read fallbackModels): no object rest per call.
+    const requestOptions: RequestOptions = options ?? {};
+    const fallbackModels = requestOptions.fallbackModels;
     return new APIPromise<T>(async (raw) => {
       /** One model's request, with its own retries and failover. */
       const attempt = async (model: string | undefined, totalTimeout: number | undefined) => {

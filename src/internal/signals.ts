@@ -3,8 +3,13 @@
  * signal itself when there is only one, and undefined when there is none: AbortSignal.any
  * costs microseconds per call, which shows on a request's overhead.
  */
-export function anySignal(signals: Array<AbortSignal | undefined>): AbortSignal | undefined {
-  const list = signals.filter((s): s is AbortSignal => s !== undefined);
+export function anySignal(a: AbortSignal | undefined, b?: AbortSignal | undefined, c?: AbortSignal | undefined): AbortSignal | undefined {
+  // The common cases without an array: this runs for every request and every attempt.
+  if (c === undefined) {
+    if (b === undefined) return a;
+    if (a === undefined) return b;
+  }
+  const list = [a, b, c].filter((s): s is AbortSignal => s !== undefined);
   if (list.length <= 1) return list[0];
   if (typeof AbortSignal.any === 'function') return AbortSignal.any(list);
   const controller = new AbortController();

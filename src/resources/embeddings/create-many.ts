@@ -70,7 +70,7 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
   const usage = { prompt_tokens: 0, total_tokens: 0 };
   const limiter = new Limiter(Math.min(concurrency, batches));
   const stop = new AbortController();
-  const callSignal = anySignal([signal, stop.signal]) ?? stop.signal;
+  const callSignal = anySignal(signal, stop.signal) ?? stop.signal;
   let model = body.model;
   let next = 0;
   let inFlight = 0;

@@ -34,7 +34,7 @@ export async function waitForVideo(videos: VideoTaskSource, body: VideoCreatePar
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
-  const signal = anySignal([options.signal, deadline.signal]) ?? deadline.signal;
+  const signal = anySignal(options.signal, deadline.signal) ?? deadline.signal;
   let task: VideoTask | undefined;
   const stopped = (cause?: unknown): GatewayError =>
     options.signal?.aborted

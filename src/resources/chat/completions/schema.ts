@@ -38,17 +38,19 @@ const toolCall = z.looseObject({
 });
 
 const roles = "must be a message with role 'system', 'developer', 'user', 'assistant' or 'tool'";
+// Most messages are user and assistant ones; zod tries a union's options in order and builds
+// an issue for each that fails, so the common roles come first.
 const message = z.union(
   [
-    z.looseObject({ role: z.literal('system'), content: textContent }),
-    z.looseObject({ role: z.literal('developer'), content: textContent }),
     z.looseObject({ role: z.literal('user'), content: userContent }),
     z.looseObject({
       role: z.literal('assistant'),
       content: z.optional(z.nullable(textContent)),
       tool_calls: z.optional(z.array(toolCall, { error: 'must be an array of tool calls' })),
     }),
+    z.looseObject({ role: z.literal('system'), content: textContent }),
     z.looseObject({ role: z.literal('tool'), content: textContent, tool_call_id: nonEmpty('must be the id of the tool call answered') }),
+    z.looseObject({ role: z.literal('developer'), content: textContent }),
   ],
   { error: roles },
 );
