@@ -22,20 +22,36 @@ beforeAll(async () => {
   served = await createMockGateway({ apiKey: 'demo-key', videoStepMs: 50 }).listen();
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
+  for (const { name, code } of snippets) writeFileSync(join(work, `${name}.ts`), `${code}\nexport {};\n`);
+  // As strict as a demanding user's project: a snippet that needs a cast to compile is wrong.
+  const compilerOptions = {
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    lib: ['es2023', 'dom'],
+    types: ['node'],
+    noEmit: true,
+    skipLibCheck: true,
+  };
+  writeFileSync(join(work, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
 });
 afterAll(async () => {
   await served.close();
 });
 
-function run(file: string): Promise<{ code: number | null; output: string }> {
+/** Runs node with `args` against the served mock; killed after `limitMs`. */
+function run(args: string[], limitMs = 20_000): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_API_KEY: 'demo-key', GATEWAY_BASE_URL: served.url };
     delete env.GATEWAY_BACKUP_BASE_URL;
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, output });
@@ -48,10 +64,14 @@ describe('docs snippets', () => {
     expect(snippets.length).toBeGreaterThan(15);
   });
 
-  it.concurrent.each(snippets)('$name runs', { timeout: 30_000 }, async ({ name, code }) => {
-    const file = join(work, `${name}.ts`);
-    writeFileSync(file, `${code}\nexport {};\n`);
-    const { code: exit, output } = await run(file);
+  it('type-check in a strict project (exactOptionalPropertyTypes, noUncheckedIndexedAccess), importing the built package by name', { timeout: 60_000 }, async () => {
+    const { code: exit, output } = await run([join(root, 'node_modules/typescript/bin/tsc'), '-p', work], 50_000);
+    expect(output).toBe('');
+    expect(exit).toBe(0);
+  });
+
+  it.concurrent.each(snippets)('$name runs', { timeout: 30_000 }, async ({ name }) => {
+    const { code: exit, output } = await run(['--import', 'tsx', join(work, `${name}.ts`)]);
     expect(output).not.toMatch(/Error:|✗/);
     expect(exit, output).toBe(0);
   });
