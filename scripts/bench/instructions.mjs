@@ -2,12 +2,11 @@
 // wall time. Wall time on a shared 2-core machine drifts by a third over minutes; the number
 // of instructions a client process executes for the same work does not. Runs each client
 // under valgrind (callgrind, counting only) for 1 and for 4 measured runs: a third of the
-// difference is the cost of one run's work, start-up, imports and JIT warm-up cancelling out
-// (three runs, so that where a major GC falls does not decide the figure).
+// difference is the cost of one run's work, start-up, imports and JIT warm-up cancelling out.
 // Writes docs/benchmarks-instructions.md. Needs valgrind (apt-get install valgrind); takes
-// about half an hour. Runs on this Node and on Node 24 when `npm run test:runtimes` fetched
-// it (BENCH_NODES=22,24,26 for others).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// about twenty minutes on two cores. Runs on this Node and on Node 24 when
+// `npm run test:runtimes` fetched it (BENCH_NODES=22,24,26 for others).
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,11 +42,20 @@ const port = await new Promise((resolve) => server.stdout.once('data', (d) => re
 
 /** Instructions a client process executes for `runs` measured runs (plus its start-up and warm-up). */
 function instructions(bin, who, scenario, runs) {
-  const args = ['--tool=callgrind', '--callgrind-out-file=/dev/null', '--smc-check=all-non-file', bin, join(root, 'scripts/bench/client.mjs'), who, scenario, port, String(runs)];
-  const r = spawnSync('valgrind', args, { cwd: root, encoding: 'utf8', timeout: 900_000, maxBuffer: 64 * 2 ** 20 });
-  const collected = r.stderr.match(/Collected : (\d+)/);
-  if (r.status !== 0 || !collected) throw new Error(`${who} ${scenario} under valgrind failed (status ${r.status}):\n${r.stdout}\n${r.stderr.slice(-2000)}`);
-  return Number(collected[1]);
+  // V8 without background threads and with a fixed GC schedule: otherwise when concurrent
+  // compilation, marking and the memory reducer run moves a count by up to 8 %.
+  const v8 = ['--single-threaded', '--predictable-gc-schedule'];
+  const args = ['--tool=callgrind', '--callgrind-out-file=/dev/null', '--smc-check=all-non-file', bin, ...v8, join(root, 'scripts/bench/client.mjs'), who, scenario, port, String(runs)];
+  return new Promise((resolve, reject) => {
+    const child = spawn('valgrind', args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], timeout: 900_000 });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr = (stderr + d).slice(-20_000)));
+    child.on('close', (status) => {
+      const collected = stderr.match(/Collected : (\d+)/);
+      if (status !== 0 || !collected) reject(new Error(`${who} ${scenario} under valgrind failed (status ${status}):\n${stderr.slice(-2000)}`));
+      else resolve(Number(collected[1]));
+    });
+  });
 }
 
 const rows = [];
@@ -55,7 +63,11 @@ try {
   for (const runtime of runtimes) {
     for (const [scenario, unit, target] of SCENARIOS) {
       const per = {};
-      for (const who of ['floor', 'ours']) per[who] = (instructions(runtime.bin, who, scenario, 4) - instructions(runtime.bin, who, scenario, 1)) / 3;
+      for (const who of ['floor', 'ours']) {
+        // Both counts at once (one per core): a count does not depend on the machine's load.
+        const [one, four] = await Promise.all([instructions(runtime.bin, who, scenario, 1), instructions(runtime.bin, who, scenario, 4)]);
+        per[who] = (four - one) / 3;
+      }
       rows.push({ runtime: runtime.name, scenario, unit, target, floor: per.floor, ours: per.ours, ratio: per.floor / per.ours });
       console.log(`${runtime.name} ${scenario}: floor ${per.floor}, ours ${per.ours}, ${(per.floor / per.ours).toFixed(3)}×`);
     }
@@ -71,20 +83,34 @@ Measured by \`npm run bench:instructions\` on ${new Date().toISOString().slice(0
 [benchmarks.md](benchmarks.md), counted in CPU instructions instead of wall time: each client
 runs under valgrind (callgrind) once with one measured run and once with four, and a third
 of the difference is what one run's work costs that client's process, start-up, imports and
-JIT warm-up cancelling out. Counts do not drift with the machine's load the way wall time does
-(repeated counts of the same process agree within about 0.5 %); they leave out the server's side, which is the same
-for both clients, and the time spent waiting on the network. **floor** is plain \`fetch\` and
+JIT warm-up cancelling out. V8 runs with \`--single-threaded --predictable-gc-schedule\`
+(compilation and garbage collection on the main thread, on a fixed schedule): without them,
+when background work happens moves a count by up to 8 %; with them, repeated counts agree
+within about 0.3 %. The fixed schedule collects garbage more often than a default process
+does, the same for both clients, so a client that allocates more pays a little more here
+than it would in production. Counts do not drift with the machine's load the way wall time
+does; they leave out the server's side, which is the same for both clients, and the time
+spent waiting on the network. **floor** is plain \`fetch\` and
 the smallest correct SSE parser; **ours** is unified-gateway with its defaults.
 
 | runtime | work | floor | ours | throughput vs floor | target |
 |---|---|---|---|---|---|
 ${rows.map((r) => `| ${r.runtime} | ${r.unit} | ${M(r.floor)} | ${M(r.ours)} | ${r.ratio.toFixed(2)}× | ≥ ${r.target}× ${r.ratio >= r.target ? 'met' : '**not met**'} |`).join('\n')}
 
-What ours adds on every request: validating the body, an Idempotency-Key, and a per-attempt
-timeout, which is an \`AbortController\` and a timer per attempt (a request that cannot time
-out holds a socket forever on a hung server). On Node 20 creating an \`AbortSignal\` is
-expensive (it is made transferable on creation), so the concurrent case, where that cost is
-the largest share, falls short there; Node 22 and later create signals far more cheaply.
+What ours adds on every request, from a CPU profile (\`node --cpu-prof\`) of the 16-concurrent
+run on Node 20, roughly: a third is the SDK's own request pipeline (retry, failover and
+fallback bookkeeping, the Idempotency-Key, the \`APIPromise\` that can also give the
+response); a quarter is what undici does for a request that carries an \`AbortSignal\`
+(listeners and max-listener bookkeeping, plus the signal itself), which the per-attempt
+timeout needs: a request that cannot time out holds a socket forever on a hung server; a
+fifth is the zod check of the body, which is what catches bad arguments before anything is
+sent; the rest is garbage collection and microtasks. The official SDK pays for a signal too.
+What ours adds on a stream: mostly the async iterator that \`for await\` needs (a promise
+and a microtask per frame, where the floor calls a function), then the accumulator that lets
+\`finalChatCompletion()\` give the whole reply after a \`for await\`; eventsource-parser
+splits lines as fast as the floor's hand-written loop.
+In the 16-concurrent run the count still depends a little on timing (how many responses one
+turn of the event loop handles depends on when they arrive): read that row to two digits.
 `;
 writeFileSync(join(root, 'docs/benchmarks-instructions.md'), md);
 console.log(md);
