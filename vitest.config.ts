@@ -11,6 +11,9 @@ export default defineConfig({
     // listing each of them as slow only buries the summary.
     slowTestThreshold: 10_000,
     hookTimeout: 10_000,
+    // Tests that exhaust retries on purpose would each print the SDK's warn line; the logger's
+    // own tests put the default level back (test/core/logger.test.ts).
+    env: { GATEWAY_LOG: 'off' },
     restoreMocks: true,
     unstubEnvs: true,
   },

@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Gateway, type Logger, type LogLevel } from '../../src/index.js';
 import { BACKUP, BASE, KEY } from '../helpers/fixtures.js';
 import { useMswServer } from '../helpers/msw.js';
@@ -28,15 +28,27 @@ function flakyMain() {
   );
 }
 
+/** Lines logged before the formatter chunk loaded are queued; they are written once it has. */
+const formatterLoaded = async () => {
+  await import('../../src/core/log-lines.js');
+  await Promise.resolve();
+};
+
 const run = async (logLevel: LogLevel | undefined, env?: string) => {
   if (env !== undefined) vi.stubEnv('GATEWAY_LOG', env);
   const { lines, logger } = recorder();
   flakyMain();
   await new Gateway({ apiKey: KEY, baseURL: BASE, backupBaseURL: BACKUP, logger, ...(logLevel ? { logLevel } : {}) }).models.list();
+  await formatterLoaded();
   return lines;
 };
 
 describe('logging', () => {
+  // vitest.config.ts turns logging off for the rest of the suite; here the default applies.
+  beforeEach(() => {
+    vi.stubEnv('GATEWAY_LOG', undefined);
+  });
+
   it('debug logs each attempt (method, URL, status, duration), retries and failovers', async () => {
     const lines = await run('debug');
     expect(lines.map(([level]) => level)).toEqual(['debug', 'debug', 'info', 'info', 'debug', 'debug']);
@@ -57,6 +69,7 @@ describe('logging', () => {
     server.use(http.get(modelsURL, () => HttpResponse.json({ error: { message: 'still down' } }, { status: 500, headers: { 'retry-after': '0' } })));
     const { lines, logger } = recorder();
     await new Gateway({ apiKey: KEY, baseURL: BASE, logger, maxRetries: 1 }).models.list().catch(() => undefined);
+    await formatterLoaded();
     expect(lines).toEqual([['warn', expect.stringMatching(/GET .*models failed after 2 attempts: 500 still down/)]]);
   });
 
@@ -80,6 +93,7 @@ describe('logging', () => {
     const onRequest = vi.fn();
     server.use(http.get(modelsURL, () => HttpResponse.json(list)));
     await new Gateway({ apiKey: KEY, baseURL: BASE, logLevel: 'debug', hooks: { onRequest } }).models.list();
+    await formatterLoaded();
     expect(onRequest).toHaveBeenCalledTimes(1);
     expect(debug).toHaveBeenCalledTimes(2);
   });
