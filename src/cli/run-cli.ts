@@ -1,4 +1,4 @@
-import { GatewayError, ValidationError, type Gateway } from 'unified-gateway';
+import { ValidationError, type Gateway } from 'unified-gateway';
 import { parseCommandArgs, splitCommand, UsageError } from './args.js';
 import type { Command, CommandIO } from './command.js';
 import { ConfigError, createClient } from './create-client.js';
@@ -30,7 +30,7 @@ function report(error: unknown, signal: AbortSignal): { message: string; code: n
   if (signal.aborted) return { message: 'Aborted.', code: ExitCode.interrupted };
   // Caught before anything was sent: the arguments were wrong (e.g. a size the model lacks).
   if (ValidationError.isInstance(error)) return { message: `${error.name}: ${error.message}`, code: ExitCode.usage };
-  if (GatewayError.isInstance(error) || error instanceof Error) return { message: `${error.name}: ${error.message}`, code: ExitCode.failed };
+  if (error instanceof Error) return { message: `${error.name}: ${error.message}`, code: ExitCode.failed };
   return { message: `Error: ${String(error)}`, code: ExitCode.failed };
 }
 

@@ -15,7 +15,9 @@ export function isModelUnavailable(error: unknown): boolean {
   if (!(error instanceof APIError) || isQuotaError(error)) return false;
   if (error.status === 400 || error.status === 401 || error.status === 403) return false;
   if (error.code === 'model_not_found') return true;
-  // An error inside a 200 counts by its class, as the retry rule reads it.
+  // An error inside a 200 counts by its class, as the retry rule (retry.ts) reads it. Not
+  // imported from there: this chunk loads lazily, and sharing retry.ts with it would split
+  // that module out of the chat app's main chunk.
   const status = error.status === 200 ? (error instanceof RateLimitError ? 429 : error instanceof InternalServerError ? 500 : 200) : error.status;
   return status >= 500 || status === 429;
 }

@@ -1,5 +1,6 @@
 import type { APIError } from './errors.js';
 import { BaseRedirect, GatewayError, MAX_REDIRECTS } from './errors.js';
+import type { BaseURLPool } from './failover.js';
 import type { AttemptInfo } from './hooks.js';
 import type { CoreConfig } from './request.js';
 
@@ -34,9 +35,8 @@ export async function followRedirect(
   if (at.download) {
     // A download may hand off to a CDN: follow it, the key only to the client's base origins.
     if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
-    const origin = new URL(target).origin;
     // Nothing that could be a credential goes to another origin: only Accept is kept.
-    if (![config.pool.main, config.pool.backup].some((base) => base !== undefined && new URL(base).origin === origin)) {
+    if (!isOwnOrigin(config.pool, new URL(target).origin)) {
       for (const name of Object.keys(at.headers)) if (name !== 'accept') delete at.headers[name];
     }
     return { url: target, method: 'GET', sent: null };
@@ -52,4 +52,13 @@ export async function followRedirect(
   if (response.status !== 303) return { url: target, method: at.method, sent: at.sent };
   delete at.headers['content-type'];
   return { url: target, method: 'GET', sent: null };
+}
+
+/**
+ * True when `origin` (scheme, host and port) is that of one of the client's base URLs: the
+ * only origins the key may go to. Here rather than on BaseURLPool: only downloads and
+ * redirects, both loaded on first use, need it.
+ */
+export function isOwnOrigin(pool: BaseURLPool, origin: string): boolean {
+  return [pool.main, pool.backup].some((base) => base !== undefined && new URL(base).origin === origin);
 }

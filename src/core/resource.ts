@@ -30,11 +30,22 @@ export function configOf(client: APIClient): CoreConfig {
 /** Model fallback loads with the first call that has fallback models. */
 const loadFallback = lazy(() => import('./fallback.js'));
 
+/** The SSE reader (with eventsource-parser) loads with the first stream. */
+const loadStreaming = lazy(() => import('./streaming.js'));
+
 /** A Stream subclass, as `_stream` constructs it. */
 export type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;
 
-/** A lazily loaded schema module: `() => import('./x.schema.js')`. */
-export type SchemaLoader = () => Promise<{ check(value: unknown): void }>;
+/** What validates a method's arguments. */
+export interface SchemaModule {
+  check(value: unknown): void;
+}
+
+/**
+ * Where a method's schema comes from: its module loaded on first use
+ * (`lazy(() => import('./schema.js'))`), or the module itself when the caller already has it.
+ */
+export type SchemaSource = Lazy<SchemaModule> | SchemaModule;
 
 /** Base class of every resource (`client.chat.completions`, `client.models`, …). */
 export class APIResource {
@@ -50,11 +61,11 @@ export class APIResource {
    * @internal Validates before anything is sent. Schemas (and zod) load on first use, so
    * an app pays for the schemas of the endpoints it calls, at import time and in its bundle.
    */
-  protected _check(load: SchemaLoader, value: unknown): void | Promise<void> {
+  protected _check(schema: SchemaSource, value: unknown): void | Promise<void> {
     // Once loaded, checked at once, without a promise: this runs before every request.
-    const loaded = (load as Lazy<Awaited<ReturnType<SchemaLoader>>>).loaded;
-    if (loaded) return loaded.check(value);
-    return load().then((schema) => schema.check(value));
+    if (typeof schema !== 'function') return schema.check(value);
+    if (schema.loaded) return schema.loaded.check(value);
+    return schema().then((loaded) => loaded.check(value));
   }
 
   /**
@@ -99,7 +110,15 @@ export class APIResource {
    * @internal A call whose implementation loads on first use: `make` gets the loaded module
    * and returns the real APIPromise, whose raw mode (`asResponse()`) follows this one's.
    */
-  protected _later<M, T>(load: () => Promise<M>, make: (module: M) => APIPromise<T>): APIPromise<T> {
+  protected _later<M, T>(load: Lazy<M>, make: (module: M) => APIPromise<T>): APIPromise<T> {
+    if (load.loaded) {
+      // Loaded: the real call as it is, without a second APIPromise around it.
+      try {
+        return make(load.loaded);
+      } catch (error) {
+        return new APIPromise<T>(() => Promise.reject(error));
+      }
+    }
     return new APIPromise<T>(async (raw) => {
       const inner = make(await load());
       // Chosen before the inner call starts (on its next microtask).
@@ -113,13 +132,14 @@ export class APIResource {
    * anything is sent, the model swappable for fallbacks, and with `stream: true` the
    * events read into the Stream class `more.load` gives.
    */
-  protected _post<T>(path: string, body: PostBody, schema: SchemaLoader, options: RequestOptions | undefined, more: PostMore<T> = {}): APIPromise<T> {
+  protected _post<T>(path: string, body: PostBody, schema: SchemaSource, options: RequestOptions | undefined, more: PostMore<T> = {}): APIPromise<T> {
     const build = (model?: string) => {
       const sent = model ? { ...body, model } : body;
       return { method: 'POST', path, body: more.body ? more.body(sent) : sent } as const;
     };
     const request = (model?: string) => {
-      const checking = this._check(schema, body);
+      // The body is the same for every model: checked once, before the first attempt (no model).
+      const checking = model === undefined ? this._check(schema, body) : undefined;
       return checking ? checking.then(() => build(model)) : build(model);
     };
     const spec = { model: body?.model, clientFallbacks: more.clientFallbacks, request };
@@ -134,13 +154,17 @@ export class APIResource {
   protected _stream<S extends Stream<unknown>>(spec: StreamSpec<S>, options?: RequestOptions): APIPromise<S> {
     const config = configOf(this._client);
     const controller = new AbortController();
+    const streamed = (described: CoreRequest): CoreRequest => ({ ...described, stream: true, controller });
     return this._call<S>(
       {
         model: spec.model,
         clientFallbacks: spec.clientFallbacks,
-        request: async (model) => ({ ...(await spec.request(model)), stream: true, controller }),
+        request: (model) => {
+          const described = spec.request(model);
+          return described instanceof Promise ? described.then(streamed) : streamed(described);
+        },
         map: async (open) => {
-          const [{ openStream }, Class] = await Promise.all([import('./streaming.js'), spec.load()]);
+          const [{ openStream }, Class] = await Promise.all([loadStreaming(), spec.load()]);
           return openStream(open as OpenStream, controller, Class, { ...spec.sse, idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout, redactor: config.redactor });
         },
       },
@@ -173,7 +197,7 @@ export interface StreamSpec<S> extends ModelSpec {
 /** A resource's call pipeline, as `_api()` hands it to an implementation loaded on first use. */
 export interface ResourceAPI {
   call<T>(spec: CallSpec<T>, options?: RequestOptions): APIPromise<T>;
-  post<T>(path: string, body: PostBody, schema: SchemaLoader, options: RequestOptions | undefined, more?: PostMore<T>): APIPromise<T>;
+  post<T>(path: string, body: PostBody, schema: SchemaSource, options: RequestOptions | undefined, more?: PostMore<T>): APIPromise<T>;
   config: CoreConfig;
 }
 

@@ -16,7 +16,7 @@ function decode(res: CreateEmbeddingResponse<number[] | string>): CreateEmbeddin
 /** POST embeddings, fetched as base64 (a third of the bytes) and decoded unless base64 was asked for. */
 export function create(api: ResourceAPI, body: EmbeddingCreateParams, options: RequestOptions | undefined): APIPromise<CreateEmbeddingResponse<number[] | string>> {
   // Only a request's own fallbackModels apply: vectors of different models do not mix.
-  return api.post('embeddings', body, async () => ({ check }), options, {
+  return api.post('embeddings', body, { check }, options, {
     clientFallbacks: false,
     body: (sent) => ({ ...sent, encoding_format: body.encoding_format ?? 'base64' }),
     map: (data) => (body.encoding_format === 'base64' ? (data as CreateEmbeddingResponse<string>) : decode(data as CreateEmbeddingResponse<number[] | string>)),

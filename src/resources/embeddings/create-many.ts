@@ -43,10 +43,9 @@ class Limiter {
   }
 }
 
+/** What createMany needs beyond create()'s schema (checked before this loads): an array of strings, and its own options. */
 function check(body: EmbeddingCreateManyParams, batchSize: number, concurrency: number): void {
-  if (typeof body !== 'object' || body === null) throw new ValidationError('params', 'must be an object');
-  if (typeof body.model !== 'string' || !body.model) throw new ValidationError('model', 'is required: a model id such as text-embedding-3-small');
-  if (!Array.isArray(body.input) || body.input.length === 0) throw new ValidationError('input', 'must be a non-empty array of strings');
+  if (!Array.isArray(body.input)) throw new ValidationError('input', 'must be a non-empty array of strings');
   const bad = body.input.findIndex((text) => typeof text !== 'string' || text.length === 0);
   if (bad >= 0) throw new ValidationError(`input[${bad}]`, 'must be a non-empty string');
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) throw new ValidationError('batchSize', `must be an integer from 1 to ${MAX_BATCH}`);

@@ -8,7 +8,7 @@ import type { ImageEditParams, ImageGenerateParams, ImagesResponse } from './typ
 
 /** POST images/generations; the size checked against the model's documented sizes. */
 export function generate(api: ResourceAPI, body: ImageGenerateParams, options: RequestOptions | undefined): APIPromise<ImagesResponse> {
-  return api.post('images/generations', body, async () => ({ check: checkGenerate }), options);
+  return api.post('images/generations', body, { check: checkGenerate }, options);
 }
 
 /** POST images/edits as multipart, built once so every retry and fallback replays it whole. */

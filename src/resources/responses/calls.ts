@@ -13,7 +13,7 @@ const isTerminal = (event: unknown) => terminal.has((event as { type?: string })
 
 /** POST responses; with `stream: true`, typed events until the terminal one. */
 export function create(api: ResourceAPI, body: ResponseCreateParams, options: RequestOptions | undefined): APIPromise<Response | ResponseStream> {
-  return api.post('responses', body, async () => ({ check }), options, {
+  return api.post('responses', body, { check }, options, {
     load: async () => ResponseStream,
     sse: { expectDone: false, isTerminal },
     map: (data) => withOutputText(data as Response),

@@ -1,5 +1,6 @@
 import { APIConnectionError, APITimeoutError, APIUserAbortError, ValidationError } from '../../core/errors.js';
 import type { BaseURLPool } from '../../core/failover.js';
+import { isOwnOrigin } from '../../core/redirects.js';
 import type { CoreRequest, OpenStream } from '../../core/request.js';
 import type { VideoTask } from './types.js';
 
@@ -21,8 +22,7 @@ export function downloadRequest(taskOrURL: VideoTask | string, taskBase: string 
   const given = typeof taskOrURL === 'string' ? taskOrURL : taskOrURL?.video_url;
   if (typeof given !== 'string' || !given.trim()) throw new ValidationError('taskOrURL', 'must be a completed video task (with video_url) or a URL');
   const url = new URL(given.trim(), taskBase ?? pool.main);
-  const auth = [pool.main, pool.backup].some((base) => base !== undefined && new URL(base).origin === url.origin);
-  return { method: 'GET', path: '', url: url.href, auth, download: true };
+  return { method: 'GET', path: '', url: url.href, auth: isOwnOrigin(pool, url.origin), download: true };
 }
 
 /** The size the body will have once read, when the server says so truthfully. */

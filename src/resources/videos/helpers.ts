@@ -1,7 +1,7 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import { redactDeep } from '../../core/error-factory.js';
-import type { CoreConfig, OpenStream, RequestOptions } from '../../core/request.js';
-import type { CallSpec } from '../../core/resource.js';
+import type { OpenStream, RequestOptions } from '../../core/request.js';
+import type { ResourceAPI } from '../../core/resource.js';
 import { path } from '../../internal/path.js';
 import { downloadRequest, withProgress } from './download.js';
 import type { VideoDownloadOptions } from './index.js';
@@ -83,9 +83,7 @@ export function taskNotFound(error: unknown, taskId: string, createdAtMs: number
 const REMEMBERED_TASKS = 1_000;
 
 /** What the calls need from the Videos resource. */
-export interface VideoContext {
-  call<T>(spec: CallSpec<T>, options?: RequestOptions): APIPromise<T>;
-  config: CoreConfig;
+export interface VideoContext extends ResourceAPI {
   /** Task id → the base URL that created it (task ids need not be shared between bases), and when. */
   origin: Map<string, { baseURL: string; createdAt: number }>;
 }

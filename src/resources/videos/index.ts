@@ -1,7 +1,7 @@
 import { ValidationError } from '../../core/errors.js';
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
-import { APIResource, configOf, type CallSpec } from '../../core/resource.js';
+import { APIResource, configOf } from '../../core/resource.js';
 import { lazy } from '../../internal/lazy.js';
 import type { DownloadProgress } from './download.js';
 import type { VideoContext } from './helpers.js';
@@ -88,7 +88,7 @@ export class Videos extends APIResource {
 
   /** What the implementation in helpers.ts needs: the call pipeline, the config, and where tasks were made. */
   #context(): VideoContext {
-    return { call: <T>(spec: CallSpec<T>, options?: RequestOptions) => this._call(spec, options), config: configOf(this._client), origin: this.#origin };
+    return { ...this._api(), origin: this.#origin };
   }
 }
 
