@@ -17,7 +17,10 @@ import { Embeddings } from './resources/embeddings/index.js';
 import { Images } from './resources/images/index.js';
 import { Models } from './resources/models/index.js';
 import { Responses } from './resources/responses/index.js';
-import { VideoTaskFailedError, VideoTaskNotFoundError, Videos } from './resources/videos/index.js';
+import { Videos } from './resources/videos/index.js';
+import { VideoTaskFailedError, VideoTaskNotFoundError } from './resources/videos/errors.js';
+import { ToolRunLimitError } from './resources/chat/completions/errors.js';
+import { EmbeddingBatchError } from './resources/embeddings/errors.js';
 
 /**
  * Options for {@link Gateway}. Every field is optional when its environment variable is set.
@@ -196,7 +199,7 @@ export class Gateway implements APIClient {
   static ServiceUnavailableError = Errors.ServiceUnavailableError;
   static VideoTaskFailedError = VideoTaskFailedError;
   static ParseError = Errors.ParseError;
-  static ToolRunLimitError = Errors.ToolRunLimitError;
-  static EmbeddingBatchError = Errors.EmbeddingBatchError;
+  static ToolRunLimitError = ToolRunLimitError;
+  static EmbeddingBatchError = EmbeddingBatchError;
   static VideoTaskNotFoundError = VideoTaskNotFoundError;
 }

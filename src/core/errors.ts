@@ -1,6 +1,3 @@
-import type { ChatCompletion, ChatCompletionMessageParam } from '../resources/chat/completions/types.js';
-import type { VideoTask } from '../resources/videos/types.js';
-
 const LINEAGE = Symbol.for('unified-gateway.error');
 
 /**
@@ -92,43 +89,6 @@ export class ParseError extends GatewayError {
     super(message, options);
     this.content = content;
     this.issues = issues;
-  }
-}
-
-/**
- * `runTools()` reached `maxTurns` model calls and the model still asked for tools. The
- * transcript so far is on `messages`; the last reply on `completion`.
- */
-export class ToolRunLimitError extends GatewayError {
-  static override readonly kind = 'ToolRunLimitError';
-  /** Every message so far: yours, the model's and the tool results. */
-  readonly messages: ChatCompletionMessageParam[];
-  /** The last completion, whose tool calls were not run. */
-  readonly completion: ChatCompletion;
-  /** @internal */
-  constructor(maxTurns: number, messages: ChatCompletionMessageParam[], completion: ChatCompletion) {
-    super(`The model still asked for tools after ${maxTurns} turns (maxTurns). The transcript so far is on err.messages.`);
-    this.messages = messages;
-    this.completion = completion;
-  }
-}
-
-/**
- * `embeddings.createMany` stopped: one batch failed (after its retries, when it was worth
- * retrying). Which inputs it held is on `start` and `end` (end exclusive); the batch's own
- * error is the `cause`.
- */
-export class EmbeddingBatchError extends GatewayError {
-  static override readonly kind = 'EmbeddingBatchError';
-  /** Index of the first input of the failed batch, in the whole input. */
-  readonly start: number;
-  /** Index after its last input. */
-  readonly end: number;
-  /** @internal */
-  constructor(start: number, end: number, total: number, cause: GatewayError) {
-    super(`Embedding inputs ${start} to ${end - 1} (of ${total}) failed: ${cause.message}`, { cause });
-    this.start = start;
-    this.end = end;
   }
 }
 
@@ -229,51 +189,6 @@ export class InternalServerError extends APIError {
 /** 503: temporarily unavailable; retried and failed over. */
 export class ServiceUnavailableError extends InternalServerError {
   static override readonly kind = 'ServiceUnavailableError';
-}
-
-/** Task ids can be queried for this long after creation (gateway limit). */
-export const VIDEO_TASK_TTL_MS = 24 * 60 * 60 * 1000;
-
-// The video task errors: only the classes, their messages are composed by
-// resources/videos/helpers.ts, which loads with the first video call.
-
-/**
- * The video task ended in failure (`failed`, `cancelled`, `expired`, … as the gateway words
- * it). `error` is the server's own text; the task as last retrieved is on `task`. Both are
- * free of the API key, even when the server echoed it.
- */
-export class VideoTaskFailedError extends GatewayError {
-  static override readonly kind = 'VideoTaskFailedError';
-  /** The failed task as last retrieved (`status` as the server sent it). */
-  readonly task: VideoTask;
-  /** The server's error text: `error`, `error.message` or `fail_reason`. */
-  readonly error: string | undefined;
-  /** @internal Built by the SDK from a redacted task. */
-  constructor(message: string, task: VideoTask, error: string | undefined) {
-    super(message);
-    this.task = task;
-    this.error = error;
-  }
-}
-
-/**
- * A video task id was not found: it is unknown, or older than 24 hours (task ids can only be
- * queried for 24 hours after creation). Gateways answer 404, or 400 with code
- * `task_not_exist`; `status` says which.
- */
-export class VideoTaskNotFoundError extends NotFoundError {
-  static override readonly kind = 'VideoTaskNotFoundError';
-  /** The task id that was asked for. */
-  readonly taskId: string;
-  /** True when this client created the task more than 24 hours ago. */
-  readonly expired: boolean;
-  /** @internal Built by the SDK from the gateway's answer. */
-  constructor(init: APIErrorInit, message: string, taskId: string, expired: boolean) {
-    super(init);
-    this.message = message;
-    this.taskId = taskId;
-    this.expired = expired;
-  }
 }
 
 /**

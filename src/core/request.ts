@@ -80,8 +80,13 @@ export interface CoreRequest extends RequestOptions {
   baseURL?: string | undefined;
   /** Told which base URL answered successfully. */
   onServed?: ((baseURL: string) => void) | undefined;
-  /** Told of each retry of this request (createMany adapts its concurrency to rate limits). */
+  /** Told of each retry of this request, before its pause (createMany adapts its concurrency to rate limits). */
   onRetry?: ((info: RetryInfo) => void) | undefined;
+  /**
+   * Awaited after a retry's pause, right before the next attempt is sent: a caller that
+   * bounds requests in flight (createMany) holds the retry here until a slot is free.
+   */
+  beforeRetry?: ((info: RetryInfo) => Promise<void> | void) | undefined;
   /** Expect `text/event-stream`. */
   stream?: boolean | undefined;
   /** `text` returns the body as a string (transcripts as srt, vtt or text). @default 'json' */
@@ -210,6 +215,7 @@ export async function send(config: CoreConfig, req: CoreRequest): Promise<Sent> 
         await sleep(delayMs, requestSignal).catch(() => {
           throw stopped();
         });
+        if (req.beforeRetry) await req.beforeRetry(retry);
         baseURL = nextBaseURL;
       }
     }

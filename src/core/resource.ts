@@ -98,10 +98,10 @@ export class APIResource {
   }
 
   /** @internal The call pipeline, for method implementations that load on first use (`calls.ts`). */
-  protected _api(): ResourceAPI {
+  protected _pipeline(): CallPipeline {
     return {
       call: (spec, options) => this._call(spec, options),
-      post: (path, body, schema, options, more) => this._post(path, body, schema, options, more),
+      post: (spec, options) => this._post(spec, options),
       config: configOf(this._client),
     };
   }
@@ -110,7 +110,7 @@ export class APIResource {
    * @internal A call whose implementation loads on first use: `make` gets the loaded module
    * and returns the real APIPromise, whose raw mode (`asResponse()`) follows this one's.
    */
-  protected _later<M, T>(load: Lazy<M>, make: (module: M) => APIPromise<T>): APIPromise<T> {
+  protected _callWhenLoaded<M, T>(load: Lazy<M>, make: (module: M) => APIPromise<T>): APIPromise<T> {
     if (load.loaded) {
       // Loaded: the real call as it is, without a second APIPromise around it.
       try {
@@ -127,23 +127,29 @@ export class APIResource {
     });
   }
 
+  /** @internal A GET whose path the caller has already built (with the `path` tag). */
+  protected _get<T>(path: string | (() => string), options?: RequestOptions): APIPromise<T> {
+    return this._call<T>({ request: () => ({ method: 'GET', path: typeof path === 'string' ? path : path() }) }, options);
+  }
+
   /**
-   * @internal The JSON POST most endpoints are: the arguments checked by `schema` before
+   * @internal The JSON POST most endpoints are: the arguments checked by `spec.schema` before
    * anything is sent, the model swappable for fallbacks, and with `stream: true` the
-   * events read into the Stream class `more.load` gives.
+   * events read into the Stream class `spec.stream` gives.
    */
-  protected _post<T>(path: string, body: PostBody, schema: SchemaSource, options: RequestOptions | undefined, more: PostMore<T> = {}): APIPromise<T> {
+  protected _post<T>(spec: PostSpec<T>, options?: RequestOptions): APIPromise<T> {
+    const { path, body, schema } = spec;
     const build = (model?: string) => {
       const sent = model ? { ...body, model } : body;
-      return { method: 'POST', path, body: more.body ? more.body(sent) : sent } as const;
+      return { method: 'POST', path, body: spec.wire ? spec.wire(sent) : sent } as const;
     };
     const request = (model?: string) => {
       // The body is the same for every model: checked once, before the first attempt (no model).
       const checking = model === undefined ? this._check(schema, body) : undefined;
       return checking ? checking.then(() => build(model)) : build(model);
     };
-    const spec = { model: body?.model, clientFallbacks: more.clientFallbacks, request };
-    return body?.stream && more.load ? (this._stream({ ...spec, load: more.load, sse: more.sse }, options) as APIPromise<T>) : this._call<T>({ ...spec, map: more.map }, options);
+    const call = { model: body?.model, clientFallbacks: spec.clientFallbacks, request };
+    return body?.stream && spec.stream ? (this._stream({ ...call, load: spec.stream, sse: spec.sse }, options) as APIPromise<T>) : this._call<T>({ ...call, map: spec.map }, options);
   }
 
   /**
@@ -194,22 +200,29 @@ export interface StreamSpec<S> extends ModelSpec {
   sse?: Pick<SSEOptions, 'expectDone' | 'isTerminal'> | undefined;
 }
 
-/** A resource's call pipeline, as `_api()` hands it to an implementation loaded on first use. */
-export interface ResourceAPI {
+/** A resource's call pipeline, as `_pipeline()` hands it to an implementation loaded on first use. */
+export interface CallPipeline {
   call<T>(spec: CallSpec<T>, options?: RequestOptions): APIPromise<T>;
-  post<T>(path: string, body: PostBody, schema: SchemaSource, options: RequestOptions | undefined, more?: PostMore<T>): APIPromise<T>;
+  post<T>(spec: PostSpec<T>, options?: RequestOptions): APIPromise<T>;
   config: CoreConfig;
 }
 
 /** A JSON request body, as `_post` reads it. */
 export type PostBody = { model?: unknown; stream?: unknown } & object;
 
-/** What `_post` does beyond the plain request. */
-export interface PostMore<T> {
+/** A JSON POST; see `APIResource._post`. */
+export interface PostSpec<T> {
+  /** Relative path without a leading slash: `chat/completions`. */
+  path: string;
+  /** The caller's body: checked by `schema`, sent as it is (or as `wire` makes it). */
+  body: PostBody;
+  schema: SchemaSource;
   /** The body as sent, from the caller's (with the model already swapped). */
-  body?: ((body: object) => unknown) | undefined;
+  wire?: ((body: object) => unknown) | undefined;
+  /** Shapes the parsed JSON into the result. */
   map?: ((data: unknown, response: Response) => T | Promise<T>) | undefined;
-  load?: (() => Promise<StreamClass<Stream<unknown>>>) | undefined;
+  /** With `stream: true` in the body: loads the Stream class the events are read into. */
+  stream?: (() => Promise<StreamClass<Stream<unknown>>>) | undefined;
   sse?: StreamSpec<unknown>['sse'];
   clientFallbacks?: boolean | undefined;
 }

@@ -21,6 +21,6 @@ export class Completions extends APIResource {
   create(body: CompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<Stream<Completion>>;
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>>;
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>> {
-    return this._post('completions', body, loadSchema, options, { load: loadStream });
+    return this._post({ path: 'completions', body, schema: loadSchema, stream: loadStream }, options);
   }
 }

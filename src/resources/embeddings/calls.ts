@@ -1,6 +1,6 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
-import type { ResourceAPI } from '../../core/resource.js';
+import type { CallPipeline } from '../../core/resource.js';
 import { decodeFloat32 } from './decode.js';
 import { check } from './schema.js';
 import type { CreateEmbeddingResponse, EmbeddingCreateManyOptions, EmbeddingCreateManyParams, EmbeddingCreateParams } from './types.js';
@@ -14,17 +14,23 @@ function decode(res: CreateEmbeddingResponse<number[] | string>): CreateEmbeddin
 }
 
 /** POST embeddings, fetched as base64 (a third of the bytes) and decoded unless base64 was asked for. */
-export function create(api: ResourceAPI, body: EmbeddingCreateParams, options: RequestOptions | undefined): APIPromise<CreateEmbeddingResponse<number[] | string>> {
+export function create(api: CallPipeline, body: EmbeddingCreateParams, options: RequestOptions | undefined): APIPromise<CreateEmbeddingResponse<number[] | string>> {
   // Only a request's own fallbackModels apply: vectors of different models do not mix.
-  return api.post('embeddings', body, { check }, options, {
-    clientFallbacks: false,
-    body: (sent) => ({ ...sent, encoding_format: body.encoding_format ?? 'base64' }),
-    map: (data) => (body.encoding_format === 'base64' ? (data as CreateEmbeddingResponse<string>) : decode(data as CreateEmbeddingResponse<number[] | string>)),
-  });
+  return api.post(
+    {
+      path: 'embeddings',
+      body,
+      schema: { check },
+      clientFallbacks: false,
+      wire: (sent) => ({ ...sent, encoding_format: body.encoding_format ?? 'base64' }),
+      map: (data) => (body.encoding_format === 'base64' ? (data as CreateEmbeddingResponse<string>) : decode(data as CreateEmbeddingResponse<number[] | string>)),
+    },
+    options,
+  );
 }
 
 /** `embeddings.createMany`: batches sent through the same pipeline, the loop in create-many.ts. */
-export async function createMany(api: ResourceAPI, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse> {
+export async function createMany(api: CallPipeline, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse> {
   // The same rules as create() for model, input and dimensions, before anything is sent.
   check(body);
   const { createMany: run } = await import('./create-many.js');

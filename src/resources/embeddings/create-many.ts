@@ -1,4 +1,5 @@
-import { APIUserAbortError, EmbeddingBatchError, GatewayError, ValidationError } from '../../core/errors.js';
+import { APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
+import { EmbeddingBatchError } from './errors.js';
 import type { RetryInfo } from '../../core/hooks.js';
 import type { RequestOptions } from '../../core/request.js';
 import { anySignal } from '../../internal/signals.js';

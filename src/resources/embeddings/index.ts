@@ -21,7 +21,7 @@ export class Embeddings extends APIResource {
   create(body: EmbeddingCreateParams & { encoding_format?: 'float' | undefined }, options?: RequestOptions): APIPromise<CreateEmbeddingResponse>;
   create(body: EmbeddingCreateParams, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<number[] | string>>;
   create(body: EmbeddingCreateParams, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<number[] | string>> {
-    return this._later(loadCalls, (m) => m.create(this._api(), body, options));
+    return this._callWhenLoaded(loadCalls, (m) => m.create(this._pipeline(), body, options));
   }
 
   /**
@@ -39,6 +39,6 @@ export class Embeddings extends APIResource {
    * );
    */
   async createMany(body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions = {}): Promise<CreateEmbeddingResponse> {
-    return (await loadCalls()).createMany(this._api(), body, options);
+    return (await loadCalls()).createMany(this._pipeline(), body, options);
   }
 }

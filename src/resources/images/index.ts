@@ -19,7 +19,7 @@ export class Images extends APIResource {
    * console.log(data[0]?.url);
    */
   generate<M extends ImageModel>(body: ImageGenerateParams<M>, options?: RequestOptions): APIPromise<ImagesResponse> {
-    return this._later(loadCalls, (m) => m.generate(this._api(), body, options));
+    return this._callWhenLoaded(loadCalls, (m) => m.generate(this._pipeline(), body, options));
   }
 
 
@@ -33,7 +33,7 @@ export class Images extends APIResource {
   edit<M extends ImageModel>(body: ImageEditParams<M>, options?: RequestOptions): APIPromise<ImagesResponse> {
     // At the call, before any await: a missing file's stream error would crash the process.
     claimStreams([body?.image, body?.mask]);
-    return this._later(loadCalls, (m) => m.edit(this._api(), body, options));
+    return this._callWhenLoaded(loadCalls, (m) => m.edit(this._pipeline(), body, options));
   }
 
 }

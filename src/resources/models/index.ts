@@ -14,7 +14,7 @@ export class Models extends APIResource {
    * console.log(data.map((m) => m.id));
    */
   list(options?: RequestOptions): APIPromise<ModelList> {
-    return this._call<ModelList>({ request: () => ({ method: 'GET', path: 'models' }) }, options);
+    return this._get<ModelList>('models', options);
   }
 
   /**
@@ -22,14 +22,9 @@ export class Models extends APIResource {
    * @example const model = await client.models.retrieve('gpt-4o-mini');
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
-    return this._call<Model>(
-      {
-        request: () => {
-          if (typeof id !== 'string' || !id) throw new ValidationError('id', 'must be a non-empty model id');
-          return { method: 'GET', path: path`models/${id}` };
-        },
-      },
-      options,
-    );
+    return this._get<Model>(() => {
+      if (typeof id !== 'string' || !id) throw new ValidationError('id', 'must be a non-empty model id');
+      return path`models/${id}`;
+    }, options);
   }
 }

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
-import type { ResourceAPI } from '../../core/resource.js';
+import type { CallPipeline } from '../../core/resource.js';
 import { check } from './schema.js';
 import { ResponseStream, withOutputText } from './stream.js';
 import type { Response, ResponseCreateParams } from './types.js';
@@ -12,10 +12,16 @@ const terminal = new Set(['response.completed', 'response.failed', 'response.inc
 const isTerminal = (event: unknown) => terminal.has((event as { type?: string }).type ?? '');
 
 /** POST responses; with `stream: true`, typed events until the terminal one. */
-export function create(api: ResourceAPI, body: ResponseCreateParams, options: RequestOptions | undefined): APIPromise<Response | ResponseStream> {
-  return api.post('responses', body, { check }, options, {
-    load: async () => ResponseStream,
-    sse: { expectDone: false, isTerminal },
-    map: (data) => withOutputText(data as Response),
-  });
+export function create(api: CallPipeline, body: ResponseCreateParams, options: RequestOptions | undefined): APIPromise<Response | ResponseStream> {
+  return api.post(
+    {
+      path: 'responses',
+      body,
+      schema: { check },
+      stream: async () => ResponseStream,
+      sse: { expectDone: false, isTerminal },
+      map: (data) => withOutputText(data as Response),
+    },
+    options,
+  );
 }

@@ -22,6 +22,6 @@ export class Responses extends APIResource {
   create(body: ResponseCreateParamsStreaming, options?: RequestOptions): APIPromise<ResponseStream>;
   create(body: ResponseCreateParams, options?: RequestOptions): APIPromise<Response | ResponseStream>;
   create(body: ResponseCreateParams, options?: RequestOptions): APIPromise<Response | ResponseStream> {
-    return this._later(loadCalls, (m) => m.create(this._api(), body, options));
+    return this._callWhenLoaded(loadCalls, (m) => m.create(this._pipeline(), body, options));
   }
 }

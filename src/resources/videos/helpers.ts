@@ -1,12 +1,13 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import { redactDeep } from '../../core/error-factory.js';
 import type { OpenStream, RequestOptions } from '../../core/request.js';
-import type { ResourceAPI } from '../../core/resource.js';
+import type { CallPipeline } from '../../core/resource.js';
 import { path } from '../../internal/path.js';
 import { downloadRequest, withProgress } from './download.js';
 import type { VideoDownloadOptions } from './index.js';
 import type { VideoTaskSource } from './wait.js';
-import { APIError, NotFoundError, ValidationError, VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from '../../core/errors.js';
+import { APIError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
 import type { Redactor } from '../../internal/redact.js';
 
 import type { VideoCreateParams, VideoTask, VideoWaitOptions } from './types.js';
@@ -83,7 +84,7 @@ export function taskNotFound(error: unknown, taskId: string, createdAtMs: number
 const REMEMBERED_TASKS = 1_000;
 
 /** What the calls need from the Videos resource. */
-export interface VideoContext extends ResourceAPI {
+export interface VideoContext extends CallPipeline {
   /** Task id → the base URL that created it (task ids need not be shared between bases), and when. */
   origin: Map<string, { baseURL: string; createdAt: number }>;
 }

@@ -10,7 +10,7 @@ import type { VideoCreateParams, VideoDuration, VideoTask, VideoWaitOptions } fr
 /** Everything but estimateCost loads with the first video call: apps that never make one do not carry it. */
 const loadHelpers = lazy(() => import('./helpers.js'));
 
-export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from '../../core/errors.js';
+export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
 export { videoTaskState, type VideoTaskState } from './state.js';
 
 /** USD per video, by duration in seconds, from the gateway's price list. */
@@ -28,7 +28,7 @@ export class Videos extends APIResource {
    * const task = await client.videos.create({ model: 'vendor_video2', prompt: 'A paper boat on a river', duration: 5 });
    */
   create(body: VideoCreateParams, options?: RequestOptions): APIPromise<VideoTask> {
-    return this._later(loadHelpers, (m) => m.create(this.#context(), body, options));
+    return this._callWhenLoaded(loadHelpers, (m) => m.create(this.#context(), body, options));
   }
 
   /**
@@ -38,7 +38,7 @@ export class Videos extends APIResource {
    * @example const task = await client.videos.retrieve(id); if (task.status === 'completed') console.log(task.video_url);
    */
   retrieve(taskId: string, options?: RequestOptions): APIPromise<VideoTask> {
-    return this._later(loadHelpers, (m) => m.retrieve(this.#context(), taskId, options));
+    return this._callWhenLoaded(loadHelpers, (m) => m.retrieve(this.#context(), taskId, options));
   }
 
   /**
@@ -73,7 +73,7 @@ export class Videos extends APIResource {
    * await writeFile('video.mp4', Buffer.from(await response.arrayBuffer()));
    */
   download(taskOrURL: VideoTask | string, options: VideoDownloadOptions = {}): Promise<Response> {
-    return this._later(loadHelpers, (m) => m.download(this.#context(), taskOrURL, options));
+    return this._callWhenLoaded(loadHelpers, (m) => m.download(this.#context(), taskOrURL, options));
   }
 
   /**
@@ -88,7 +88,7 @@ export class Videos extends APIResource {
 
   /** What the implementation in helpers.ts needs: the call pipeline, the config, and where tasks were made. */
   #context(): VideoContext {
-    return { ...this._api(), origin: this.#origin };
+    return { ...this._pipeline(), origin: this.#origin };
   }
 }
 

@@ -24,6 +24,6 @@ export class Transcriptions extends APIResource {
   create(body: TranscriptionCreateParams, options?: RequestOptions): APIPromise<Transcription | TranscriptionVerbose | string> {
     // At the call, before any await: a missing file's stream error would crash the process.
     claimStreams([body?.file]);
-    return this._later(loadCalls, (m) => m.create(this._api(), body, options));
+    return this._callWhenLoaded(loadCalls, (m) => m.create(this._pipeline(), body, options));
   }
 }

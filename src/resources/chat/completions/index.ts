@@ -37,7 +37,7 @@ export class Completions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
-    return this._post('chat/completions', body, loadSchema, options, { load: loadStream });
+    return this._post({ path: 'chat/completions', body, schema: loadSchema, stream: loadStream }, options);
   }
 
   /**
@@ -59,10 +59,16 @@ export class Completions extends APIResource {
   parse<P extends ChatCompletionParseParams & { stream?: false | null | undefined }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>;
   parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ChatCompletionStream<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ChatCompletionStream<ParsedChatCompletion>> {
-    return this._post('chat/completions', body, loadSchema, options, {
-      load: async () => (await loadParse()).parsingStream(body),
-      map: async (data) => (await loadParse()).parseCompletion(data as ChatCompletion, body),
-    });
+    return this._post(
+      {
+        path: 'chat/completions',
+        body,
+        schema: loadSchema,
+        stream: async () => (await loadParse()).parsingStream(body),
+        map: async (data) => (await loadParse()).parseCompletion(data as ChatCompletion, body),
+      },
+      options,
+    );
   }
 
   /**

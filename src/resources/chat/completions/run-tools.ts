@@ -1,4 +1,5 @@
-import { APIUserAbortError, ToolRunLimitError, ValidationError } from '../../../core/errors.js';
+import { APIUserAbortError, ValidationError } from '../../../core/errors.js';
+import { ToolRunLimitError } from './errors.js';
 import type { Redactor } from '../../../internal/redact.js';
 import type { ChatCompletionRunToolsParams, RunToolsOptions, ToolCallResult, ToolRunResult } from './helpers.types.js';
 import { checkArguments } from './parse.js';
