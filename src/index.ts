@@ -34,7 +34,7 @@ export { toFile } from './core/to-file.js';
 export type { ReadStreamLike, ToFileOptions, Uploadable } from './core/uploads.js';
 export type { ChatCompletionStream } from './resources/chat/completions/stream.js';
 export { defineTool, responseFormat } from './resources/chat/completions/structured.js';
-export type { DefinedTool, ResponseFormatJSONSchema, ResponseFormatOptions, ToolDefinition, ToolRunContext } from './resources/chat/completions/structured.js';
+export type { DefinedTool, ResponseFormatJSONSchema, ResponseFormatOptions, ToolDefinition } from './resources/chat/completions/structured.js';
 export type { InferOutput, StandardJSONSchemaConverter, StandardSchemaV1 } from './resources/chat/completions/standard-schema.js';
 export type {
   ChatCompletionParseParams,
@@ -47,7 +47,7 @@ export type {
   ToolCallResult,
   ToolRunResult,
   ToolRunStep,
-} from './resources/chat/completions/helpers.types.js';
+} from './resources/chat/completions/structured.types.js';
 export type { Chat } from './resources/chat/index.js';
 export type { Completions as ChatCompletions } from './resources/chat/completions/index.js';
 export type {
@@ -77,6 +77,7 @@ export type {
   ChatCompletionUserMessageParam,
   CompletionUsage,
   ResponseFormat,
+  ToolRunContext,
 } from './resources/chat/completions/types.js';
 export type { Models } from './resources/models/index.js';
 export type { Model, ModelList } from './resources/models/types.js';
@@ -117,6 +118,5 @@ export type {
 } from './resources/responses/types.js';
 export { VideoTaskFailedError, VideoTaskNotFoundError, VIDEO_TASK_TTL_MS, videoPrices, videoTaskState } from './resources/videos/index.js';
 export type { VideoTaskState } from './resources/videos/index.js';
-export type { VideoDownloadOptions, Videos } from './resources/videos/index.js';
-export type { DownloadProgress } from './resources/videos/download.js';
-export type { VideoCreateParams, VideoDuration, VideoModel, VideoTask, VideoTaskStatus, VideoWaitOptions } from './resources/videos/types.js';
+export type { Videos } from './resources/videos/index.js';
+export type { DownloadProgress, VideoDownloadOptions, VideoCreateParams, VideoDuration, VideoModel, VideoTask, VideoTaskStatus, VideoWaitOptions } from './resources/videos/types.js';

@@ -1,4 +1,4 @@
-import { claimStreams } from './claim-streams.js';
+import { claimStreams } from './file-streams.js';
 import type { ToFileOptions, Uploadable } from './uploads.js';
 
 /**

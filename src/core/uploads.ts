@@ -1,10 +1,6 @@
-import { claimStreams, earlyFailure, isReadStreamLike } from './claim-streams.js';
+import { claimStreams, earlyFailure, isReadStreamLike, type ReadStreamLike } from './file-streams.js';
 import { ValidationError } from './errors.js';
 
-/** A Node `fs.ReadStream` (or anything like it): async iterable bytes with a `path`. */
-export interface ReadStreamLike extends AsyncIterable<Uint8Array | string> {
-  path: string | { toString(): string };
-}
 
 /**
  * Anything a file field accepts: `Blob`/`File`, `Uint8Array` (Node `Buffer` included),
@@ -57,7 +53,7 @@ async function readUploadable(value: Uploadable, field: string): Promise<{ bytes
   throw new ValidationError(field, 'must be a Blob, File, Uint8Array, Buffer, ArrayBuffer, Response or fs.ReadStream');
 }
 
-export { isReadStreamLike };
+export { isReadStreamLike, type ReadStreamLike };
 
 /** Magic numbers of the formats the gateway's image and audio endpoints take. */
 const signatures: Array<{ bytes: number[]; offset?: number; type: string; ext: string }> = [

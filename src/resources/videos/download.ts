@@ -2,14 +2,8 @@ import { APIConnectionError, APITimeoutError, APIUserAbortError, ValidationError
 import type { BaseURLPool } from '../../core/failover.js';
 import { isOwnOrigin } from '../../core/redirects.js';
 import type { CoreRequest, OpenStream } from '../../core/request.js';
-import type { VideoTask } from './types.js';
+import type { DownloadProgress, VideoTask } from './types.js';
 
-/** How much of a download has been read. */
-export interface DownloadProgress {
-  loadedBytes: number;
-  /** From Content-Length; null when the server did not say (or compressed the body). */
-  totalBytes: number | null;
-}
 
 // Loaded with the first download.
 

@@ -3,12 +3,10 @@ import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource, configOf } from '../../core/resource.js';
 import { lazy } from '../../internal/lazy.js';
-import type { DownloadProgress } from './download.js';
-import type { VideoContext } from './helpers.js';
-import type { VideoCreateParams, VideoDuration, VideoTask, VideoWaitOptions } from './types.js';
+import type { VideoContext, VideoCreateParams, VideoDownloadOptions, VideoDuration, VideoTask, VideoWaitOptions } from './types.js';
 
 /** Everything but estimateCost loads with the first video call: apps that never make one do not carry it. */
-const loadHelpers = lazy(() => import('./helpers.js'));
+const loadCalls = lazy(() => import('./calls.js'));
 
 export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
 export { videoTaskState, type VideoTaskState } from './state.js';
@@ -19,7 +17,7 @@ export const videoPrices: Readonly<Record<VideoDuration, number>> = { 5: 0.08, 1
 /** `client.videos`: asynchronous video generation. */
 export class Videos extends APIResource {
   /** Task id → the base URL that created it: task ids need not be shared between bases. */
-  readonly #origin = new Map<string, { baseURL: string; createdAt: number }>();
+  readonly #taskBases = new Map<string, { baseURL: string; createdAt: number }>();
 
   /**
    * Submits a video task (with `async: true` unless you set it) and resolves to it,
@@ -28,7 +26,7 @@ export class Videos extends APIResource {
    * const task = await client.videos.create({ model: 'vendor_video2', prompt: 'A paper boat on a river', duration: 5 });
    */
   create(body: VideoCreateParams, options?: RequestOptions): APIPromise<VideoTask> {
-    return this._callWhenLoaded(loadHelpers, (m) => m.create(this.#context(), body, options));
+    return this._callWhenLoaded(loadCalls, (m) => m.create(this.#context(), body, options));
   }
 
   /**
@@ -38,7 +36,7 @@ export class Videos extends APIResource {
    * @example const task = await client.videos.retrieve(id); if (task.status === 'completed') console.log(task.video_url);
    */
   retrieve(taskId: string, options?: RequestOptions): APIPromise<VideoTask> {
-    return this._callWhenLoaded(loadHelpers, (m) => m.retrieve(this.#context(), taskId, options));
+    return this._callWhenLoaded(loadCalls, (m) => m.retrieve(this.#context(), taskId, options));
   }
 
   /**
@@ -57,7 +55,7 @@ export class Videos extends APIResource {
    * console.log(done.video_url);
    */
   async generateAndWait(body: VideoCreateParams, options: VideoWaitOptions = {}): Promise<VideoTask> {
-    return (await loadHelpers()).generateAndWait(this, body, options, configOf(this._client).redactor);
+    return (await loadCalls()).generateAndWait(this, body, options, configOf(this._client).redactor);
   }
 
   /**
@@ -73,7 +71,7 @@ export class Videos extends APIResource {
    * await writeFile('video.mp4', Buffer.from(await response.arrayBuffer()));
    */
   download(taskOrURL: VideoTask | string, options: VideoDownloadOptions = {}): Promise<Response> {
-    return this._callWhenLoaded(loadHelpers, (m) => m.download(this.#context(), taskOrURL, options));
+    return this._callWhenLoaded(loadCalls, (m) => m.download(this.#context(), taskOrURL, options));
   }
 
   /**
@@ -86,14 +84,8 @@ export class Videos extends APIResource {
     return price;
   }
 
-  /** What the implementation in helpers.ts needs: the call pipeline, the config, and where tasks were made. */
+  /** What the calls (calls.ts) need: the call pipeline, the config, and which base made each task. */
   #context(): VideoContext {
-    return { ...this._pipeline(), origin: this.#origin };
+    return { ...this._pipeline(), taskBases: this.#taskBases };
   }
-}
-
-/** Options of `videos.download`: the usual request options, and progress. */
-export interface VideoDownloadOptions extends RequestOptions {
-  /** Called with `{ loadedBytes, totalBytes }` as the body is read. */
-  onProgress?: ((progress: DownloadProgress) => void) | undefined;
 }

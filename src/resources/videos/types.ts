@@ -1,3 +1,6 @@
+import type { RequestOptions } from '../../core/request.js';
+import type { CallPipeline } from '../../core/resource.js';
+
 /**
  * A video model id. The documented ids `<vendor>_video2` (portrait) and
  * `<vendor>_video2-landscape` (landscape) autocomplete; any other id the gateway lists is
@@ -66,4 +69,29 @@ export interface VideoWaitOptions {
   timeoutMs?: number | undefined;
   /** Called with the task after submission and after every successful poll. */
   onProgress?: ((task: VideoTask) => void) | undefined;
+}
+
+/** How much of a download has been read. */
+export interface DownloadProgress {
+  loadedBytes: number;
+  /** From Content-Length; null when the server did not say (or compressed the body). */
+  totalBytes: number | null;
+}
+
+/** Options of `videos.download`: the usual request options, and progress. */
+export interface VideoDownloadOptions extends RequestOptions {
+  /** Called with `{ loadedBytes, totalBytes }` as the body is read. */
+  onProgress?: ((progress: DownloadProgress) => void) | undefined;
+}
+
+/** What the wait needs from the resource: submit and poll. */
+export interface VideoTaskSource {
+  create(body: VideoCreateParams, options?: RequestOptions): Promise<VideoTask>;
+  retrieve(taskId: string, options?: RequestOptions): Promise<VideoTask>;
+}
+
+/** What the calls need from the Videos resource. */
+export interface VideoContext extends CallPipeline {
+  /** Task id → the base URL that created it (task ids need not be shared between bases), and when. */
+  taskBases: Map<string, { baseURL: string; createdAt: number }>;
 }

@@ -4,9 +4,9 @@ import { isRetryableAPIError } from '../../core/retry.js';
 import type { Redactor } from '../../internal/redact.js';
 import { anySignal } from '../../internal/signals.js';
 import { sleep } from '../../internal/sleep.js';
-import { taskFailed } from './helpers.js';
+import { taskFailed } from './task.js';
 import { videoTaskState } from './state.js';
-import type { VideoCreateParams, VideoTask, VideoWaitOptions } from './types.js';
+import type { VideoCreateParams, VideoTask, VideoTaskSource, VideoWaitOptions } from './types.js';
 
 /** Poll interval ranges the gateway advises, by video duration, in ms. */
 export const advisedPollMs = (duration: number): [number, number] => (duration <= 10 ? [5_000, 10_000] : [15_000, 30_000]);
@@ -14,11 +14,6 @@ export const advisedPollMs = (duration: number): [number, number] => (duration <
 /** How long `generateAndWait` waits in all by default, in ms. */
 export const DEFAULT_WAIT_MS = 30 * 60 * 1000;
 
-/** What the wait needs from the resource: submit and poll. */
-export interface VideoTaskSource {
-  create(body: VideoCreateParams, options?: RequestOptions): Promise<VideoTask>;
-  retrieve(taskId: string, options?: RequestOptions): Promise<VideoTask>;
-}
 
 /** A poll failure worth polling again for: the retrieve already retried it. */
 function isPassing(error: unknown): boolean {

@@ -1,7 +1,7 @@
 import type { APIPromise } from '../../../core/api-promise.js';
 import type { RequestOptions } from '../../../core/request.js';
 import { APIResource } from '../../../core/resource.js';
-import { claimStreams } from '../../../core/claim-streams.js';
+import { claimStreams } from '../../../core/file-streams.js';
 import { lazy } from '../../../internal/lazy.js';
 import type { TranscriptionCreateParams, Transcription, TranscriptionVerbose } from './types.js';
 

@@ -10,7 +10,7 @@ import type {
   RunToolsOptions,
   ToolOf,
   ToolRunResult,
-} from './helpers.types.js';
+} from './structured.types.js';
 import type { ChatCompletionStream } from './stream.js';
 import type { DefinedTool } from './structured.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './types.js';

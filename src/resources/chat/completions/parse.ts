@@ -1,7 +1,7 @@
 import { ChatCompletionStream } from './stream.js';
 import { ParseError } from '../../../core/errors.js';
-import type { ChatCompletionParseParams, ParsedChatCompletion } from './helpers.types.js';
-import { slotOf } from './schema-slot.js';
+import type { ChatCompletionParseParams, ParsedChatCompletion } from './structured.types.js';
+import { slotOf } from './attached-schema.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import type { ChatCompletion, ChatCompletionMessageToolCall } from './types.js';
 

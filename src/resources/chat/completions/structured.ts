@@ -1,7 +1,7 @@
 import { ValidationError } from '../../../core/errors.js';
 import type { InferOutput, StandardSchemaV1 } from './standard-schema.js';
-import type { SchemaSlot } from './schema-slot.js';
-import type { ChatCompletionMessageToolCall, ChatCompletionTool } from './types.js';
+import type { SchemaSlot } from './attached-schema.js';
+import type { ChatCompletionMessageToolCall, ChatCompletionTool, ToolRunContext } from './types.js';
 
 /**
  * Where a response format or tool keeps its schema (and `run`): not enumerable, never sent.
@@ -19,14 +19,6 @@ export interface ResponseFormatJSONSchema<T = unknown> {
   json_schema: { name: string; description?: string | undefined; schema: Record<string, unknown>; strict: boolean };
   /** Types only. */
   readonly [parsedType]?: T;
-}
-
-/** What a tool's `run` is given besides its arguments. */
-export interface ToolRunContext {
-  /** The call being answered. */
-  call: ChatCompletionMessageToolCall;
-  /** Aborts when the run is aborted (`runTools(…, { signal })`). */
-  signal: AbortSignal;
 }
 
 /** The definition given to {@link defineTool}. */

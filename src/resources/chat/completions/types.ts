@@ -215,3 +215,11 @@ export interface ChatCompletionChunk {
   usage?: CompletionUsage | null | undefined;
   system_fingerprint?: string | null | undefined;
 }
+
+/** What a tool's `run` is given besides its arguments. */
+export interface ToolRunContext {
+  /** The call being answered. */
+  call: ChatCompletionMessageToolCall;
+  /** Aborts when the run is aborted (`runTools(…, { signal })`). */
+  signal: AbortSignal;
+}

@@ -1,4 +1,8 @@
-import type { ReadStreamLike } from './uploads.js';
+/** A Node `fs.ReadStream` (or anything like it): async iterable bytes with a `path`. */
+export interface ReadStreamLike extends AsyncIterable<Uint8Array | string> {
+  path: string | { toString(): string };
+}
+
 
 /** Errors a file stream emitted before the SDK read it, reported when it does. */
 const failures = new WeakMap<object, unknown>();

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from './standard-schema.js';
-import type { ToolRunContext } from './structured.js';
+import type { ToolRunContext } from './types.js';
 
 /** The registered symbol under which structured.ts keeps a response format's or tool's schema. */
 const SCHEMA = Symbol.for('unified-gateway.schema');
