@@ -3,7 +3,7 @@ import { APIPromise } from './api-promise.js';
 import { checkModels } from './options.js';
 import type { CoreConfig, CoreRequest, OpenStream, RequestOptions } from './request.js';
 import { send } from './request.js';
-import type { SSEOptions, Stream } from './streaming.js';
+import type { SSEOptions, Stream, StreamClass } from './streaming.js';
 
 /**
  * The client as resources see it. Its configuration (the API key among it) is kept in a
@@ -32,9 +32,6 @@ const loadFallback = lazy(() => import('./fallback.js'));
 
 /** The SSE reader (with eventsource-parser) loads with the first stream. */
 const loadStreaming = lazy(() => import('./streaming.js'));
-
-/** A Stream subclass, as `_stream` constructs it. */
-export type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;
 
 /** What validates a method's arguments. */
 export interface SchemaModule {

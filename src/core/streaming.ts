@@ -3,7 +3,9 @@ import { createAPIError, excerpt, toConnectionError } from './error-factory.js';
 import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
 import type { Redactor } from '../internal/redact.js';
 import type { OpenStream } from './request.js';
-import type { StreamClass } from './resource.js';
+
+/** A Stream subclass, as `_stream` constructs it. */
+export type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;
 
 /** How to read one SSE endpoint's frames. */
 export interface SSEOptions {
