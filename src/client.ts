@@ -1,8 +1,8 @@
 import * as Errors from './core/errors.js';
-import { GatewayError } from './core/errors.js';
+import { GatewayError, ValidationError } from './core/errors.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
 import type { GatewayHooks } from './core/hooks.js';
-import { checkBaseURL, checkNumber } from './core/check.js';
+import { checkBaseURL, checkHeaders, checkNumber } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
 import type { FetchOptions } from './core/request.js';
@@ -140,6 +140,8 @@ export class Gateway implements APIClient {
     checkNumber('timeout', options.timeout, 'ms');
     checkNumber('idleTimeout', options.idleTimeout, 'ms');
     checkNumber('failoverCooldown', options.failoverCooldown, 'ms0');
+    checkHeaders('defaultHeaders', options.defaultHeaders);
+    if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ValidationError('fetch', 'must be a function with the signature of fetch');
     this.baseURL = checkBaseURL('baseURL', baseURL);
     this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;
     this.maxRetries = options.maxRetries ?? defaults.maxRetries;

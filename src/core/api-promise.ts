@@ -1,5 +1,5 @@
 import { GatewayError } from './errors.js';
-import { requestIDOf } from './request.js';
+import { requestIDFrom } from '../internal/request-id.js';
 
 /** What a call produced: the result, and the HTTP response it came from. */
 export interface APIResult<T> {
@@ -54,7 +54,7 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   #result(): Promise<APIResult<T>> {
-    return this.#run().then((outcome) => ({ data: dataOf(outcome), response: outcome.response, requestID: requestIDOf(outcome.response) }));
+    return this.#run().then((outcome) => ({ data: dataOf(outcome), response: outcome.response, requestID: requestIDFrom(outcome.response.headers) }));
   }
 
   /**

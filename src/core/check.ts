@@ -1,4 +1,8 @@
 import { ValidationError } from './errors.js';
+import type { RequestOptions } from './types.js';
+
+// Checks of the options a client and a request take, written out rather than with zod: they
+// run at construction and before every request, on the chat path of every app.
 
 /** The longest delay setTimeout can hold (2^31 - 1 ms, about 24.8 days). */
 const MAX_MS = 2_147_483_647;
@@ -17,8 +21,9 @@ export function checkNumber(name: string, value: unknown, kind: 'count' | 'ms' |
 
 /**
  * A base URL as given, trimmed and without trailing slashes. It must be an absolute http(s)
- * URL. A path that does not end in /v1 is accepted (some gateways mount the API elsewhere);
- * errors it leads to say so (see `baseURLHint` in error-factory.ts).
+ * URL without credentials, query or fragment (the path is joined to it as it is). A path
+ * that does not end in /v1 is accepted (some gateways mount the API elsewhere); errors it
+ * leads to say so (see `baseURLHint` in error-factory.ts).
  */
 export function checkBaseURL(name: string, value: string): string {
   const trimmed = value.trim();
@@ -29,5 +34,42 @@ export function checkBaseURL(name: string, value: string): string {
     throw new ValidationError(name, `must be an absolute http(s) URL ending in /v1, got ${JSON.stringify(value)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(name, 'must use http: or https:');
+  // Never quoted back: the password would end up in the message.
+  if (url.username || url.password) throw new ValidationError(name, 'must not contain a user name or password: pass the key as apiKey, and other credentials with defaultHeaders');
+  if (url.search || url.hash || /[?#]/.test(trimmed)) throw new ValidationError(name, `must not have a query or fragment (paths are appended to it), got ${url.origin}${url.pathname}…`);
   return trimmed.replace(/\/+$/, '');
+}
+
+/** A key that can travel in a header: Latin-1, no line breaks or control characters. The message never quotes it. */
+export function checkApiKey(key: string, field = 'apiKey'): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x20-\x7e\x80-\xff]/.test(key)) throw new ValidationError(field, 'must contain only printable Latin-1 characters (no line breaks or Unicode beyond U+00FF): it travels in a header');
+  return key;
+}
+
+/** RFC 9110 token characters: what a header name may contain. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Header names and values that fetch would refuse when sending (then as a retried connection error). */
+export function checkHeaders(field: string, headers: unknown): void {
+  if (headers === undefined) return;
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw new ValidationError(field, 'must be an object of header names to string values');
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) throw new ValidationError(`${field}.${name}`, 'is not a valid header name (letters, digits and !#$%&\'*+.^_`|~- only; no spaces)');
+    // eslint-disable-next-line no-control-regex
+    if (typeof value !== 'string' || /[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new ValidationError(`${field}.${name}`, 'must be a string of printable Latin-1 characters (no line breaks)');
+  }
+}
+
+/** The per-request options, checked before anything is sent. */
+export function checkRequestOptions(options: RequestOptions): void {
+  checkNumber('timeout', options.timeout, 'ms');
+  checkNumber('maxRetries', options.maxRetries, 'count');
+  checkNumber('idleTimeout', options.idleTimeout, 'ms');
+  checkNumber('totalTimeout', options.totalTimeout, 'ms');
+  const { signal } = options;
+  if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.addEventListener === 'function' && 'aborted' in signal)) {
+    throw new ValidationError('signal', 'must be an AbortSignal (e.g. controller.signal)');
+  }
+  if (options.headers !== undefined) checkHeaders('headers', options.headers);
 }

@@ -1,4 +1,6 @@
+import { isRecord } from '../internal/is-record.js';
 import type { Redactor } from '../internal/redact.js';
+import { requestIDFrom } from '../internal/request-id.js';
 import {
   APIConnectionError,
   APIError,
@@ -20,7 +22,6 @@ import {
 // How error responses become error objects. Loaded with the first error response (or the
 // first stream), so apps whose calls succeed never carry the parsing code.
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 type APIErrorClass = new (init: APIErrorInit) => APIError;
 
@@ -116,7 +117,7 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
 
 /** The request id: `x-request-id`, else `x-oneapi-request-id`, else the message's `(request id: X)` suffix. */
 export function readRequestID(headers: Headers, message: string | undefined): string | null {
-  return headers.get('x-request-id') ?? headers.get('x-oneapi-request-id') ?? /\(request id: ([^)\s]+)\)\s*$/i.exec(message ?? '')?.[1] ?? null;
+  return requestIDFrom(headers) ?? /\(request id: ([^)\s]+)\)\s*$/i.exec(message ?? '')?.[1] ?? null;
 }
 
 /** Builds the right {@link APIError} subclass; strips the client's secrets from everything it keeps. */
@@ -153,11 +154,23 @@ export function baseURLHint(baseURL: string): string | undefined {
   return `Check the base URL: ${baseURL} does not end in /v1, and the gateway serves its API under /v1 (e.g. ${url.origin}/v1).`;
 }
 
-/** A successful response whose body is not what the endpoint sends: quote it, and point at the base URL. */
-export function unexpectedBody(text: string, contentType: string, expected: string, where: { method: string; url: string; baseURL: string }): GatewayError {
-  const hint = baseURLHint(where.baseURL);
+/** Where an unexpected body came from, and what was expected instead. */
+export interface UnexpectedAt {
+  contentType: string;
+  expected: string;
+  method: string;
+  url: string;
+  baseURL: string;
+}
+
+/**
+ * A successful response whose body is not what the endpoint sends: quote it (secrets
+ * removed: a proxy's page may echo the request's headers), and point at the base URL.
+ */
+export function unexpectedBody(text: string, at: UnexpectedAt, redactor: Redactor): GatewayError {
+  const hint = baseURLHint(at.baseURL);
   const quote = excerpt(text);
-  return new GatewayError(`Expected ${expected} but got ${contentType || 'a body without a content type'}${quote ? `: "${quote}"` : ''} (${where.method} ${where.url}).${hint ? ` ${hint}` : ''}`);
+  return new GatewayError(redactor.string(`Expected ${at.expected} but got ${at.contentType || 'a body without a content type'}${quote ? `: "${quote}"` : ''} (${at.method} ${at.url}).${hint ? ` ${hint}` : ''}`));
 }
 
 /** A deep copy of JSON-like data with the secrets replaced in every string (keys included): servers echo headers back in error bodies. */
@@ -174,22 +187,30 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
 }
 
 /**
- * An error safe to keep as `cause`: the same object when it mentions no secret, otherwise a
- * plain Error with them removed from its message and stack.
+ * A copy of a low-level error that is safe to keep as `cause`: name, message, stack and the
+ * plain fields Node puts on network errors (`code`, `errno`, `syscall`, …), secrets
+ * removed, and its own cause copied the same way. Never the object itself: a custom fetch
+ * may hang the request (headers, key and all) on it, where `util.inspect` would show it.
  */
-function redactCause(cause: unknown, redactor: Redactor): unknown {
-  if (!(cause instanceof Error)) return cause;
-  const text = `${cause.message}\n${cause.stack ?? ''}`;
-  if (redactor.string(text) === text) return cause;
+export function safeCause(cause: unknown, redactor: Redactor, depth = 0): unknown {
+  if (typeof cause === 'string') return redactor.string(cause);
+  if (typeof cause !== 'object' || cause === null) return cause;
+  if (!(cause instanceof Error) || depth > 3) return undefined;
   const safe = new Error(redactor.string(cause.message));
   safe.name = cause.name;
   safe.stack = redactor.string(cause.stack ?? '');
+  const fields = safe as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(cause)) {
+    if (typeof value === 'string') fields[key] = redactor.string(value);
+    else if (typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
+  }
+  if (cause.cause !== undefined) safe.cause = safeCause(cause.cause, redactor, depth + 1);
   return safe;
 }
 
 /** Wraps a low-level failure (refused, reset, DNS, a cut stream) so that its message and cause never carry a secret. */
 export function toConnectionError(error: unknown, redactor: Redactor, message: string): APIConnectionError {
-  return new APIConnectionError(redactor.string(`${message}: ${describe(error)}`), { cause: redactCause(error, redactor) });
+  return new APIConnectionError(redactor.string(`${message}: ${describe(error)}`), { cause: safeCause(error, redactor) });
 }
 
 /** An error's message, with what undici puts on its cause (ECONNREFUSED, "bad port"). */

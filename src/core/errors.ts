@@ -1,3 +1,5 @@
+import { isRecord } from '../internal/is-record.js';
+
 const LINEAGE = Symbol.for('unified-gateway.error');
 
 /**
@@ -60,6 +62,11 @@ export class APIConnectionError extends GatewayError {
 /** An attempt exceeded `timeout`, a stream stayed silent past its idle timeout, or a wait exceeded its limit. */
 export class APITimeoutError extends APIConnectionError {
   static override readonly kind = 'APITimeoutError';
+  /**
+   * When `totalTimeout` ran out because the server asked for a longer wait than was left:
+   * that wait, in ms (the server's error is the `cause`). Otherwise null.
+   */
+  retryAfterMs: number | null = null;
   constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -210,7 +217,6 @@ export function isQuotaCode(code: string | null, type: string | null): boolean {
 /** True for an API error that means the account is out of credit, whatever its status or class. */
 export const isQuotaError = (error: APIError): boolean => isQuotaCode(error.code, error.type);
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Fields of a result: a body that has one is a result, even when it also carries an `error` (a failed video task does). */
 const resultFields = ['choices', 'object', 'id', 'data'] as const;

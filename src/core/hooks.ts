@@ -64,3 +64,18 @@ export interface GatewayHooks {
   /** A model was unavailable and the call moves on to the next of `fallbackModels`. */
   onModelFallback?: ((info: ModelFallbackInfo) => void) | undefined;
 }
+
+/** Emitted when a call fails for good after the SDK could have tried again (not a public hook). */
+export interface GiveUpInfo extends AttemptInfo {
+  error: GatewayError;
+  /**
+   * `retries`: every retry was used; `retry-after`: the server asked for a wait beyond
+   * `maxRetryAfterMs`; `budget`: the next pause would outlast the call's `totalTimeout`.
+   */
+  reason: 'retries' | 'retry-after' | 'budget';
+}
+
+/** Every event of a call: the public hooks, and what only the logger listens to. */
+export interface CoreEvents extends GatewayHooks {
+  onGiveUp?: ((info: GiveUpInfo) => void) | undefined;
+}

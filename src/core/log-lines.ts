@@ -1,5 +1,4 @@
-import type { AttemptInfo, FailoverInfo, ModelFallbackInfo, ResponseInfo, RetryInfo } from './hooks.js';
-import type { GiveUpInfo } from './logger.js';
+import type { AttemptInfo, FailoverInfo, GiveUpInfo, ModelFallbackInfo, ResponseInfo, RetryInfo } from './hooks.js';
 
 /** The wording of each log line, by event (see logger.ts for the levels). */
 const lines = {
@@ -11,7 +10,9 @@ const lines = {
   onGiveUp: (e: GiveUpInfo) =>
     e.reason === 'retry-after'
       ? `not retrying ${e.method} ${e.url}: the server asked for a wait beyond maxRetryAfterMs (${e.error.message})`
-      : `${e.method} ${e.url} failed after ${e.attempt} attempts: ${e.error.message}`,
+      : e.reason === 'budget'
+        ? `not retrying ${e.method} ${e.url}: the next pause would outlast totalTimeout (${e.error.message})`
+        : `${e.method} ${e.url} failed after ${e.attempt} attempts: ${e.error.message}`,
 };
 
 /** One event as a log line. */

@@ -1,6 +1,5 @@
 import type { Redactor } from '../internal/redact.js';
-import type { GatewayError } from './errors.js';
-import type { AttemptInfo, GatewayHooks } from './hooks.js';
+import type { CoreEvents } from './hooks.js';
 
 /** How much the client logs. @default process.env.GATEWAY_LOG ?? 'warn' */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
@@ -19,18 +18,6 @@ export interface Logger {
 /** The levels in order of detail; a level logs its own lines and those before it. */
 export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 
-/** Emitted when a call fails for good after the SDK could have tried again (not a public hook). */
-export interface GiveUpInfo extends AttemptInfo {
-  error: GatewayError;
-  /** `retries`: every retry was used; `retry-after`: the server asked for a wait beyond `maxRetryAfterMs`. */
-  reason: 'retries' | 'retry-after';
-}
-
-/** Every event of a call: the public hooks, and what only the logger listens to. */
-export interface CoreEvents extends GatewayHooks {
-  onGiveUp?: ((info: GiveUpInfo) => void) | undefined;
-}
-
 /** The level at which each event is logged. */
 const eventLevels = { onRequest: 'debug', onResponse: 'debug', onRetry: 'info', onFailover: 'info', onModelFallback: 'info', onGiveUp: 'warn' } as const;
 type EventName = keyof typeof eventLevels;
@@ -39,8 +26,7 @@ type EventName = keyof typeof eventLevels;
  * The logger as a subscriber of the same events as the hooks: `debug` logs every attempt
  * and response, `info` retries, failovers and model fallbacks, `warn` calls that failed
  * for good after a retry or a refused wait. Lines pass through the redactor. The wording
- * (log-lines.ts) loads with the client, off the chat path; events that come before it are
- * queued and written in order.
+ * (log-lines.ts) loads on first use; events that come before it are queued and written in order.
  */
 export function loggerEvents(logger: Logger, level: LogLevel, redactor: Redactor): CoreEvents {
   const rank = LOG_LEVELS.indexOf(level);

@@ -1,9 +1,9 @@
 import type { Redactor } from '../internal/redact.js';
 import { readEnv } from '../internal/env.js';
-import { checkNumber } from './check.js';
+import { checkApiKey, checkNumber } from './check.js';
 import { GatewayError, ValidationError } from './errors.js';
-import type { GatewayHooks } from './hooks.js';
-import { combineEvents, LOG_LEVELS, loggerEvents, type CoreEvents, type Logger, type LogLevel } from './logger.js';
+import type { CoreEvents, GatewayHooks } from './hooks.js';
+import { combineEvents, LOG_LEVELS, loggerEvents, type Logger, type LogLevel } from './logger.js';
 import { retryDefaults, type RetryPacing } from './retry.js';
 
 /** An API key, or a function giving one for every attempt (rotating tokens). */
@@ -38,16 +38,18 @@ export function resolveApiKey(source: ApiKeySource | undefined, redactor: Redact
     const remember = (key: unknown): string => {
       if (typeof key !== 'string' || !key.trim()) throw new GatewayError("The 'apiKey' function returned no key (a non-empty string).");
       redactor.add(key.trim());
-      return key.trim();
+      return checkApiKey(key.trim());
     };
     return () => {
       const key = source();
       return typeof key === 'string' ? remember(key) : Promise.resolve(key).then(remember);
     };
   }
-  const key = (typeof source === 'string' ? source.trim() : '') || readEnv('GATEWAY_API_KEY');
+  if (source !== undefined && typeof source !== 'string') throw new ValidationError('apiKey', `must be a string, or a function returning one (got ${source === null ? 'null' : typeof source})`);
+  const key = source?.trim() || readEnv('GATEWAY_API_KEY');
   if (!key) throw new GatewayError("Missing API key. Pass it using the 'apiKey' option (a string, or a function returning one) or set the GATEWAY_API_KEY environment variable.");
   redactor.add(key);
+  checkApiKey(key, source?.trim() ? 'apiKey' : 'GATEWAY_API_KEY');
   return () => key;
 }
 

@@ -2,7 +2,7 @@ import type { APIError } from './errors.js';
 import { BaseRedirect, GatewayError, MAX_REDIRECTS } from './errors.js';
 import type { BaseURLPool } from './failover.js';
 import type { AttemptInfo } from './hooks.js';
-import type { CoreConfig } from './request.js';
+import type { CoreConfig } from './types.js';
 
 /** Where the next hop of a followed redirect goes. */
 export interface NextHop {

@@ -1,9 +1,8 @@
 import { lazy, type Lazy } from '../internal/lazy.js';
 import { APIPromise } from './api-promise.js';
-import { checkModels } from './options.js';
-import type { CoreConfig, CoreRequest, OpenStream, RequestOptions } from './request.js';
-import { send } from './request.js';
+import { runCall, type CallSpec } from './call.js';
 import type { SSEOptions, Stream, StreamClass } from './streaming.js';
+import type { CoreConfig, CoreRequest, OpenStream, RequestOptions } from './types.js';
 
 /**
  * The client as resources see it. Its configuration (the API key among it) is kept in a
@@ -26,9 +25,6 @@ export function configOf(client: APIClient): CoreConfig {
   if (!config) throw new TypeError('Not a Gateway client.');
   return config;
 }
-
-/** Model fallback loads with the first call that has fallback models. */
-const loadFallback = lazy(() => import('./fallback.js'));
 
 /** The SSE reader (with eventsource-parser) loads with the first stream. */
 const loadStreaming = lazy(() => import('./streaming.js'));
@@ -66,32 +62,13 @@ export class APIResource {
   }
 
   /**
-   * @internal Runs one method call: `request()` checks the arguments (a ValidationError
-   * there sends nothing) and describes the request; the core sends it; `map()` shapes the
-   * parsed body into the result (skipped for `asResponse()`).
+   * @internal Runs one method call (core/call.ts): `spec.request()` checks the arguments (a
+   * ValidationError there sends nothing) and describes the request; the core sends it, with
+   * retries, failover and model fallback; `spec.map()` shapes the answer.
    */
   protected _call<T>(spec: CallSpec<T>, options?: RequestOptions): APIPromise<T> {
     const config = configOf(this._client);
-    // Passed on as they are (send() does not read fallbackModels): no object rest per call.
-    const requestOptions: RequestOptions = options ?? {};
-    const fallbackModels = requestOptions.fallbackModels;
-    return new APIPromise<T>(async (raw) => {
-      /** One model's request, with its own retries and failover. */
-      const attempt = async (model: string | undefined, totalTimeout: number | undefined) => {
-        const described = spec.request(model);
-        const sent = await send(config, { ...requestOptions, ...(described instanceof Promise ? await described : described), raw, totalTimeout });
-        if (raw) return { response: sent.response };
-        return { data: spec.map ? await spec.map(sent.data, sent.response) : (sent.data as T), response: sent.response };
-      };
-      try {
-        const next = nextModels(config, spec, fallbackModels);
-        if (next.length === 0) return await attempt(undefined, requestOptions.totalTimeout);
-        // Model fallback loads only for calls that have somewhere to fall back to.
-        return await (await loadFallback()).tryModels(attempt, spec.model as string, next, config.events, requestOptions.totalTimeout);
-      } catch (error) {
-        throw spec.mapError ? await spec.mapError(error) : error;
-      }
-    });
+    return new APIPromise<T>((raw) => runCall(config, spec, options ?? {}, raw));
   }
 
   /** @internal The call pipeline, for method implementations that load on first use (`calls.ts`). */
@@ -176,21 +153,10 @@ export class APIResource {
   }
 }
 
-/** How one method call runs; see `APIResource._call`. */
-export interface CallSpec<T> extends ModelSpec {
-  /**
-   * Checks the arguments (loading a schema when needed) and describes the request; with
-   * `model`, the same request for that model (a fallback).
-   */
-  request: (model?: string) => CoreRequest | Promise<CoreRequest>;
-  /** Shapes the parsed body into the result. @default the body as it is */
-  map?: ((data: unknown, response: Response) => T | Promise<T>) | undefined;
-  /** Turns a failure into the error the method documents. */
-  mapError?: ((error: unknown) => unknown) | undefined;
-}
+export type { CallSpec };
 
 /** How a streaming call runs; see `APIResource._stream`. */
-export interface StreamSpec<S> extends ModelSpec {
+export interface StreamSpec<S> extends Pick<CallSpec<S>, 'model' | 'clientFallbacks'> {
   request: (model?: string) => CoreRequest | Promise<CoreRequest>;
   /** Loads the Stream subclass (on first use). */
   load: () => Promise<StreamClass<S>>;
@@ -222,19 +188,4 @@ export interface PostSpec<T> {
   stream?: (() => Promise<StreamClass<Stream<unknown>>>) | undefined;
   sse?: StreamSpec<unknown>['sse'];
   clientFallbacks?: boolean | undefined;
-}
-
-/** The model a call asks for, which enables model fallback for it. */
-export interface ModelSpec {
-  /** The `model` of the request; without it, no fallback. */
-  model?: unknown;
-  /** Whether the client's per-model `fallbackModels` apply (not for embeddings: vectors of different models do not mix). @default true */
-  clientFallbacks?: boolean | undefined;
-}
-
-/** The models to try after `spec.model`: the request's list, else the client's for that model. */
-function nextModels(config: CoreConfig, spec: ModelSpec, requested: readonly string[] | undefined): readonly string[] {
-  if (requested !== undefined) checkModels('fallbackModels', requested);
-  if (typeof spec.model !== 'string') return [];
-  return requested ?? (spec.clientFallbacks === false ? undefined : config.fallbackModels[spec.model]) ?? [];
 }

@@ -1,7 +1,6 @@
-import { APIError, InternalServerError, RateLimitError, isQuotaError } from './errors.js';
-
 /**
- * Retry policy, kept as data. Every number here is documented in docs/retries.md.
+ * Retry pacing, kept as data. Every number here is documented in docs/retries.md; which
+ * failures are retried is decided in decide.ts.
  */
 export const retryDefaults = {
   /** Retries after the first attempt. */
@@ -27,28 +26,6 @@ export interface RetryPacing {
   jitter: number;
 }
 
-/** Statuses worth another attempt besides 5xx. 429 is retried unless it is a quota error. */
-const retryableStatuses: ReadonlySet<number> = new Set([
-  408, // request timeout: the server gave up waiting, nothing was processed
-  409, // conflict: typically a lock held by a concurrent request; passes quickly
-  429, // too many requests: back off and try again
-]);
-
-/**
- * Codes that no retry of the same request can fix, whatever the status (quota codes are
- * listed in errors.ts and also final).
- */
-const finalCodes: ReadonlySet<string> = new Set([
-  'model_not_found', // new-api answers 503 with it: no upstream channel serves this model
-]);
-
-/** True when an HTTP error deserves another attempt (and a failover to the other base). */
-export function isRetryableAPIError(error: APIError): boolean {
-  if (isQuotaError(error) || (error.code !== null && finalCodes.has(error.code))) return false;
-  if (error.status === 200) return error instanceof RateLimitError || error instanceof InternalServerError;
-  return error.status >= 500 || retryableStatuses.has(error.status);
-}
-
 /**
  * The delay the server asked for, in ms: `retry-after-ms` first, then `Retry-After` in
  * seconds or as an HTTP date. Null when absent or unreadable.
@@ -65,12 +42,10 @@ export function parseRetryAfter(headers: Headers, now = Date.now()): number | nu
 }
 
 /**
- * Delay before retry number `retry` (1-based): the server's request when it gave one (the
- * caller has already refused requests above `maxRetryAfterMs`), otherwise exponential
+ * The pause before retry number `retry` (1-based) when the server named none: exponential
  * backoff, capped, shortened at random by up to `jitter`.
  */
-export function computeBackoff(retry: number, serverDelayMs: number | null, pacing: RetryPacing = retryDefaults, random: () => number = Math.random): number {
-  if (serverDelayMs !== null && serverDelayMs <= pacing.maxRetryAfterMs) return serverDelayMs;
+export function computeBackoff(retry: number, pacing: RetryPacing = retryDefaults, random: () => number = Math.random): number {
   const base = Math.min(pacing.baseDelayMs * 2 ** (retry - 1), pacing.maxDelayMs);
   return Math.round(base * (1 - pacing.jitter * random()));
 }

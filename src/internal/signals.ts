@@ -22,3 +22,26 @@ export function anySignal(a: AbortSignal | undefined, b?: AbortSignal | undefine
   }
   return controller.signal;
 }
+
+/**
+ * Rejects with the signal's reason as soon as it aborts, even when `promise` does not
+ * observe the signal itself (a custom fetch's body, a tool's run).
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APITimeoutError, APIUserAbortError, Gateway, ValidationError } from '../../src/index.js';
+import { APITimeoutError, APIUserAbortError, Gateway, RateLimitError, ValidationError } from '../../src/index.js';
 import { BACKUP, BASE, chatParams, completionFixture } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
 
@@ -185,7 +185,24 @@ describe('totalTimeout and Retry-After', () => {
       .catch((e: unknown) => (settled = e));
     // No time passes: the call does not wait 5 s only to time out at 2 s.
     await vi.advanceTimersByTimeAsync(0);
-    expect(settled).toMatchObject({ status: 429, retryAfterMs: 5_000 });
+    // The class a totalTimeout user catches, with the server's answer kept.
+    expect(settled).toBeInstanceOf(APITimeoutError);
+    expect(settled).toMatchObject({ retryAfterMs: 5_000, cause: { status: 429, retryAfterMs: 5_000 } });
+    expect((settled as Error).cause).toBeInstanceOf(RateLimitError);
+    expect((settled as Error).message).toMatch(/totalTimeout \(2000 ms\): the server asked to wait 5000 ms before retrying, and 2000 ms were left/);
     expect(rec.calls).toHaveLength(1);
+  });
+
+  it('says why it gave up in the log: the pause would outlast totalTimeout, not maxRetryAfterMs', async () => {
+    vi.useFakeTimers();
+    statuses(modelsURL, [503, 200], { 'retry-after': '5' });
+    const lines: string[] = [];
+    const logger = { error: () => {}, warn: (l: string) => lines.push(l), info: () => {}, debug: () => {} };
+    const client = make({ logger, logLevel: 'warn' });
+    const settled = client.models.list({ totalTimeout: 2_000 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await settled).toBeInstanceOf(APITimeoutError);
+    await vi.waitFor(() => expect(lines.join('\n')).toMatch(/would outlast totalTimeout/));
+    expect(lines.join('\n')).not.toMatch(/maxRetryAfterMs/);
   });
 });

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/request.js';
-import { isRetryableAPIError } from '../../core/retry.js';
+import { failureKind, isRetryable } from '../../core/decide.js';
 import type { Redactor } from '../../internal/redact.js';
 import { anySignal } from '../../internal/signals.js';
 import { sleep } from '../../internal/sleep.js';
@@ -17,7 +17,7 @@ export const DEFAULT_WAIT_MS = 30 * 60 * 1000;
 
 /** A poll failure worth polling again for: the retrieve already retried it. */
 function isPassing(error: unknown): boolean {
-  return error instanceof APIConnectionError || (error instanceof APIError && isRetryableAPIError(error));
+  return isRetryable(failureKind(error));
 }
 
 /** The loop behind `videos.generateAndWait` (parameters already checked). */

@@ -1,0 +1,64 @@
+import { lazy } from '../internal/lazy.js';
+import { untilAborted } from '../internal/signals.js';
+import type { CallState, PreparedRequest } from './call-state.js';
+import { APITimeoutError, GatewayError, type APIError } from './errors.js';
+import type { AttemptInfo } from './hooks.js';
+import { parseRetryAfter } from './retry.js';
+
+// One attempt in flight, and how its failures become the SDK's errors: shared by the
+// attempt (attempt.ts) and the reading of its response (response.ts).
+
+/** Error-body parsing loads with the first error response: apps whose calls succeed never carry it. */
+export const errorFactory = lazy(() => import('./error-factory.js'));
+
+/** One attempt in flight: what every stage of reading it needs. */
+export interface Exchange {
+  call: CallState;
+  request: PreparedRequest;
+  info: AttemptInfo;
+  /** The URL answered last (after redirects). */
+  url: string;
+  /** Stops this attempt: the call's signal and the attempt's own timeout. */
+  signal: AbortSignal | undefined;
+  /** The attempt's timeout fired. */
+  timer: AbortController;
+  /** A custom fetch: its bodies may not observe the signal. */
+  custom: boolean;
+}
+
+/** A failure below HTTP (refused, reset, DNS, a body read cut or timed out) as the SDK's error. */
+export async function transportError(ex: Exchange, error: unknown): Promise<GatewayError> {
+  if (error instanceof GatewayError) return error;
+  const { method } = ex.info;
+  if (ex.request.signal?.aborted) return ex.call.stopped(ex.request.signal, `${method} ${ex.url}`);
+  if (ex.timer.signal.aborted) return new APITimeoutError(`Request timed out after ${ex.call.options.timeout ?? ex.call.config.timeout} ms (${method} ${ex.url}).`);
+  return (await errorFactory()).toConnectionError(error, ex.call.config.redactor, `Connection error (${method} ${ex.url})`);
+}
+
+/**
+ * Reads a body as text. The platform fetch aborts its own body reads; a custom fetch's
+ * body may not, so its read also ends when the attempt's signal aborts.
+ */
+export async function readText(ex: Exchange, response: Response): Promise<string> {
+  try {
+    return await (ex.custom ? untilAborted(response.text(), ex.signal) : response.text());
+  } catch (error) {
+    throw await transportError(ex, error);
+  }
+}
+
+/** The APIError for an error response (or an error object inside a 200), secrets removed. */
+export async function apiError(ex: Exchange, response: Response, payload: unknown, more: { message?: string; hint?: boolean } = {}): Promise<APIError> {
+  const factory = await errorFactory();
+  return factory.createAPIError({
+    status: response.status,
+    body: payload,
+    headers: response.headers,
+    method: ex.info.method,
+    url: ex.url,
+    retryAfterMs: parseRetryAfter(response.headers),
+    redactor: ex.call.config.redactor,
+    message: more.message,
+    hint: more.hint ? factory.baseURLHint(ex.info.baseURL) : undefined,
+  });
+}

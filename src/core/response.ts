@@ -1,0 +1,103 @@
+import { apiError, errorFactory, readText, transportError, type Exchange } from './exchange.js';
+import { APIConnectionError, GatewayError, isErrorPayload } from './errors.js';
+import type { Answer, OpenStream } from './types.js';
+
+// Reading one response: classify it (an error, the raw response, a stream, text or JSON),
+// then parse it. What it throws, call.ts passes to the decision (decide.ts).
+
+/** How much of a body that should have been an event stream is read to quote it. */
+const QUOTE_BYTES = 16_384;
+
+/** Classifies a response and reads it into the attempt's answer. */
+export async function readResponse(ex: Exchange, response: Response): Promise<Answer> {
+  const { req } = ex.request;
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!response.ok || (req.stream && contentType.includes('json'))) throw await errorOf(ex, response, contentType);
+  if (ex.call.raw) return { response, data: undefined };
+  if (req.stream || req.download) return { response, data: await openBody(ex, response, contentType) };
+  const text = await readText(ex, response);
+  if (req.responseType === 'text') return { response, data: text };
+  const payload = parseBody(text);
+  // Retried like a connection error: a proxy may have answered without the request being served.
+  if (payload === undefined) throw new APIConnectionError(`Empty response body (${response.status}) from ${ex.info.method} ${ex.url}: the request may not have been served.`);
+  if (typeof payload === 'string') throw await unexpected(ex, payload, contentType, 'JSON');
+  if (isErrorPayload(payload)) throw await apiError(ex, response, payload);
+  return { response, data: payload };
+}
+
+/** An error status, or JSON where events were expected (an error object, or a server that ignored `stream`). */
+async function errorOf(ex: Exchange, response: Response, contentType: string): Promise<GatewayError> {
+  const payload = parseBody(await readText(ex, response));
+  if (response.ok && !isErrorPayload(payload)) return new GatewayError(`Expected an event stream but got JSON (${ex.info.method} ${ex.url}).`);
+  return apiError(ex, response, payload, { hint: response.status === 404 || typeof payload === 'string' });
+}
+
+/**
+ * Opens a stream's or a download's body: resolves once its first bytes arrived, so a body
+ * cut before anything reached the caller is still safe to retry; after this it never is.
+ */
+async function openBody(ex: Exchange, response: Response, contentType: string): Promise<OpenStream> {
+  const { req } = ex.request;
+  const { method } = ex.info;
+  // An HTML page where events were expected is a wrong URL or a proxy's page, not a cut stream.
+  if (req.stream && contentType.includes('html')) throw await unexpected(ex, await readText(ex, response), contentType, 'an event stream');
+  if (!response.body) throw new GatewayError(`Response has no body to stream (${method} ${ex.url}).`);
+  const reader = response.body.getReader();
+  let first: ReadableStreamReadResult<Uint8Array>;
+  try {
+    first = await readChunk(ex, reader);
+  } catch (error) {
+    void reader.cancel().catch(() => undefined);
+    throw error;
+  }
+  if ((first.done || !first.value) && !req.download) throw new APIConnectionError(`Stream closed before any data (${method} ${ex.url}).`);
+  const bytes = first.value ?? new Uint8Array(0);
+  // Labelled as something else and not shaped like events (text/plain from a proxy): say what came back.
+  if (req.stream && contentType && !contentType.includes('event-stream') && !looksLikeEvents(bytes)) {
+    throw await unexpected(ex, await readQuote(ex, reader, bytes), contentType, 'an event stream');
+  }
+  return { reader, first: bytes, signal: ex.request.signal ?? new AbortController().signal, method, url: ex.url };
+}
+
+async function readChunk(ex: Exchange, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch (error) {
+    throw await transportError(ex, error);
+  }
+}
+
+/** True when the first bytes start like server-sent events: a field name and a colon, or a comment. */
+function looksLikeEvents(bytes: Uint8Array): boolean {
+  const start = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
+  return start === '' || /^(?:data|event|id|retry)?:/.test(start);
+}
+
+/** Up to QUOTE_BYTES of a body, for an error message; the rest is cancelled. */
+async function readQuote(ex: Exchange, reader: ReadableStreamDefaultReader<Uint8Array>, first: Uint8Array): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = decoder.decode(first, { stream: true });
+  for (let read = first.length; read < QUOTE_BYTES; ) {
+    const chunk = await readChunk(ex, reader).catch(() => ({ done: true, value: undefined }) as const);
+    if (chunk.done || !chunk.value) break;
+    read += chunk.value.length;
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  void reader.cancel().catch(() => undefined);
+  return text + decoder.decode();
+}
+
+/** A successful response whose body is not what the endpoint sends, quoted (secrets removed). */
+async function unexpected(ex: Exchange, text: string, contentType: string, expected: string): Promise<GatewayError> {
+  return (await errorFactory()).unexpectedBody(text, { contentType, expected, method: ex.info.method, url: ex.url, baseURL: ex.info.baseURL }, ex.call.config.redactor);
+}
+
+/** Parsed JSON, the raw text when it is not JSON, or undefined for an empty body. */
+function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
