@@ -67,10 +67,13 @@ async function readChunk(ex: Exchange, reader: ReadableStreamDefaultReader<Uint8
   }
 }
 
-/** True when the first bytes start like server-sent events: a field name and a colon, or a comment. */
+/** How an event stream's first line starts: a field name and a colon, or a comment. */
+const EVENT_STARTS = ['data:', 'event:', 'id:', 'retry:', ':'];
+
+/** True when the first bytes start like server-sent events (a first chunk may hold only part of a field name). */
 function looksLikeEvents(bytes: Uint8Array): boolean {
-  const start = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
-  return start === '' || /^(?:data|event|id|retry)?:/.test(start);
+  const start = new TextDecoder().decode(bytes.subarray(0, 16)).trimStart();
+  return EVENT_STARTS.some((field) => start.startsWith(field) || field.startsWith(start));
 }
 
 /** Up to QUOTE_BYTES of a body, for an error message; the rest is cancelled. */
