@@ -18,9 +18,7 @@ import { Images } from './resources/images/index.js';
 import { Models } from './resources/models/index.js';
 import { Responses } from './resources/responses/index.js';
 import { Videos } from './resources/videos/index.js';
-import { VideoTaskFailedError, VideoTaskNotFoundError } from './resources/videos/errors.js';
-import { ToolRunLimitError } from './resources/chat/completions/errors.js';
-import { EmbeddingBatchError } from './resources/embeddings/errors.js';
+import { EmbeddingBatchError, ToolRunLimitError, VideoTaskFailedError, VideoTaskNotFoundError } from './resources/errors.js';
 
 /**
  * Options for {@link Gateway}. Every field is optional when its environment variable is set.

@@ -28,8 +28,7 @@ export {
   ServiceUnavailableError,
   ParseError,
 } from './core/errors.js';
-export { ToolRunLimitError } from './resources/chat/completions/errors.js';
-export { EmbeddingBatchError } from './resources/embeddings/errors.js';
+export { EmbeddingBatchError, ToolRunLimitError } from './resources/errors.js';
 export { toFile } from './core/to-file.js';
 export type { ReadStreamLike, ToFileOptions, Uploadable } from './core/uploads.js';
 export type { ChatCompletionStream } from './resources/chat/completions/stream.js';

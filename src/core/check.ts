@@ -35,15 +35,18 @@ export function checkBaseURL(name: string, value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(name, 'must use http: or https:');
   // Never quoted back: the password would end up in the message.
-  if (url.username || url.password) throw new ValidationError(name, 'must not contain a user name or password: pass the key as apiKey, and other credentials with defaultHeaders');
-  if (url.search || url.hash || /[?#]/.test(trimmed)) throw new ValidationError(name, `must not have a query or fragment (paths are appended to it), got ${url.origin}${url.pathname}…`);
+  if (url.username || url.password) throw new ValidationError(name, 'must not contain credentials (use apiKey or defaultHeaders)');
+  if (/[?#]/.test(trimmed)) throw new ValidationError(name, 'must not have a query or fragment (paths are appended to it)');
   return trimmed.replace(/\/+$/, '');
 }
+
+/** What fetch refuses in a header value. */
+const NOT_HEADER_TEXT = 'must be printable Latin-1 text without line breaks (it travels in a header)';
 
 /** A key that can travel in a header: Latin-1, no line breaks or control characters. The message never quotes it. */
 export function checkApiKey(key: string, field = 'apiKey'): string {
   // eslint-disable-next-line no-control-regex
-  if (/[^\x20-\x7e\x80-\xff]/.test(key)) throw new ValidationError(field, 'must contain only printable Latin-1 characters (no line breaks or Unicode beyond U+00FF): it travels in a header');
+  if (/[^\x20-\x7e\x80-\xff]/.test(key)) throw new ValidationError(field, NOT_HEADER_TEXT);
   return key;
 }
 
@@ -53,11 +56,11 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Header names and values that fetch would refuse when sending (then as a retried connection error). */
 export function checkHeaders(field: string, headers: unknown): void {
   if (headers === undefined) return;
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw new ValidationError(field, 'must be an object of header names to string values');
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) throw new ValidationError(field, 'must be an object of header names to values');
   for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) throw new ValidationError(`${field}.${name}`, 'is not a valid header name (letters, digits and !#$%&\'*+.^_`|~- only; no spaces)');
+    if (!HEADER_NAME.test(name)) throw new ValidationError(`${field}.${name}`, 'is not a header name (no spaces or separators)');
     // eslint-disable-next-line no-control-regex
-    if (typeof value !== 'string' || /[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new ValidationError(`${field}.${name}`, 'must be a string of printable Latin-1 characters (no line breaks)');
+    if (typeof value !== 'string' || /[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new ValidationError(`${field}.${name}`, NOT_HEADER_TEXT);
   }
 }
 

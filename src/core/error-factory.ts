@@ -1,8 +1,8 @@
 import { isRecord } from '../internal/is-record.js';
 import type { Redactor } from '../internal/redact.js';
-import { requestIDFrom } from '../internal/request-id.js';
 import {
   APIConnectionError,
+  APITimeoutError,
   APIError,
   type APIErrorInit,
   AuthenticationError,
@@ -115,9 +115,9 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
   return { message, code: asString(inner.code), type: asString(inner.type), param: asString(inner.param) };
 }
 
-/** The request id: `x-request-id`, else `x-oneapi-request-id`, else the message's `(request id: X)` suffix. */
-export function readRequestID(headers: Headers, message: string | undefined): string | null {
-  return requestIDFrom(headers) ?? /\(request id: ([^)\s]+)\)\s*$/i.exec(message ?? '')?.[1] ?? null;
+/** The request id new-api puts at the end of its messages: `… (request id: X)`. */
+function requestIDInMessage(message: string | undefined): string | null {
+  return /\(request id: ([^)\s]+)\)\s*$/i.exec(message ?? '')?.[1] ?? null;
 }
 
 /** Builds the right {@link APIError} subclass; strips the client's secrets from everything it keeps. */
@@ -129,6 +129,8 @@ export function createAPIError(args: {
   url: string;
   retryAfterMs: number | null;
   redactor: Redactor;
+  /** The response's request id header (`x-request-id` or `x-oneapi-request-id`), if any. */
+  requestID?: string | null | undefined;
   /** Replaces the message read from the body. */
   message?: string | undefined;
   hint?: string | undefined;
@@ -140,7 +142,7 @@ export function createAPIError(args: {
   const headers = new Headers();
   args.headers.forEach((value, key) => headers.set(key, redactor.string(value)));
   const Class = classify(args.status, parsed.code, parsed.type);
-  const requestID = readRequestID(headers, parsed.message);
+  const requestID = args.requestID ? redactor.string(args.requestID) : requestIDInMessage(parsed.message);
   return new Class({ ...parsed, status: args.status, error: body, headers, method: args.method, url: redactor.string(args.url), retryAfterMs: args.retryAfterMs, hint: args.hint, requestID });
 }
 
@@ -219,4 +221,28 @@ function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
   return detail ? `${error.message} (${detail})` : error.message;
+}
+
+/**
+ * Removes the client's secrets from a GatewayError's message, stack and string fields (a
+ * ParseError's `content` quoting the reply, a message quoting a custom fetch's text).
+ */
+export function redactError(error: GatewayError, redactor: Redactor): GatewayError {
+  const fields = error as unknown as Record<string, unknown>;
+  for (const key of ['message', 'stack', ...Object.keys(error)]) {
+    const value = fields[key];
+    if (typeof value !== 'string') continue;
+    const safe = redactor.string(value);
+    if (safe !== value) Object.defineProperty(error, key, { value: safe, writable: true, configurable: true, enumerable: key !== 'message' && key !== 'stack' });
+  }
+  return error;
+}
+
+/** The APITimeoutError for a call whose next pause would outlast its `totalTimeout`; the server's error is the cause. */
+export function budgetTimeout(error: GatewayError, at: { method: string; url: string; totalTimeout: number; leftMs: number }): APITimeoutError {
+  const wait = error instanceof APIError ? error.retryAfterMs : null;
+  const why = wait === null ? `the next retry would start after it` : `the server asked to wait ${wait} ms before retrying, and ${at.leftMs} ms were left`;
+  const timeout = new APITimeoutError(`Request did not complete within totalTimeout (${at.totalTimeout} ms): ${why} (${at.method} ${at.url}: ${error.message}).`, { cause: error });
+  timeout.retryAfterMs = wait;
+  return timeout;
 }

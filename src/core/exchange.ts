@@ -1,4 +1,5 @@
 import { lazy } from '../internal/lazy.js';
+import { requestIDFrom } from '../internal/request-id.js';
 import { untilAborted } from '../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
 import { APITimeoutError, GatewayError, type APIError } from './errors.js';
@@ -57,6 +58,7 @@ export async function apiError(ex: Exchange, response: Response, payload: unknow
     method: ex.info.method,
     url: ex.url,
     retryAfterMs: parseRetryAfter(response.headers),
+    requestID: requestIDFrom(response.headers),
     redactor: ex.call.config.redactor,
     message: more.message,
     hint: more.hint ? factory.baseURLHint(ex.info.baseURL) : undefined,

@@ -5,9 +5,6 @@ import type { Answer, OpenStream } from './types.js';
 // Reading one response: classify it (an error, the raw response, a stream, text or JSON),
 // then parse it. What it throws, call.ts passes to the decision (decide.ts).
 
-/** How much of a body that should have been an event stream is read to quote it. */
-const QUOTE_BYTES = 16_384;
-
 /** Classifies a response and reads it into the attempt's answer. */
 export async function readResponse(ex: Exchange, response: Response): Promise<Answer> {
   const { req } = ex.request;
@@ -52,9 +49,10 @@ async function openBody(ex: Exchange, response: Response, contentType: string): 
   }
   if ((first.done || !first.value) && !req.download) throw new APIConnectionError(`Stream closed before any data (${method} ${ex.url}).`);
   const bytes = first.value ?? new Uint8Array(0);
-  // Labelled as something else and not shaped like events (text/plain from a proxy): say what came back.
-  if (req.stream && contentType && !contentType.includes('event-stream') && !looksLikeEvents(bytes)) {
-    throw await unexpected(ex, await readQuote(ex, reader, bytes), contentType, 'an event stream');
+  // Labelled as something else (text/plain from a proxy): events are read, anything else quoted.
+  if (req.stream && contentType && !contentType.includes('event-stream')) {
+    const quote = await (await import('./not-events.js')).quoteUnlessEvents(bytes, reader);
+    if (quote !== undefined) throw await unexpected(ex, quote, contentType, 'an event stream');
   }
   return { reader, first: bytes, signal: ex.request.signal ?? new AbortController().signal, method, url: ex.url };
 }
@@ -65,29 +63,6 @@ async function readChunk(ex: Exchange, reader: ReadableStreamDefaultReader<Uint8
   } catch (error) {
     throw await transportError(ex, error);
   }
-}
-
-/** How an event stream's first line starts: a field name and a colon, or a comment. */
-const EVENT_STARTS = ['data:', 'event:', 'id:', 'retry:', ':'];
-
-/** True when the first bytes start like server-sent events (a first chunk may hold only part of a field name). */
-function looksLikeEvents(bytes: Uint8Array): boolean {
-  const start = new TextDecoder().decode(bytes.subarray(0, 16)).trimStart();
-  return EVENT_STARTS.some((field) => start.startsWith(field) || field.startsWith(start));
-}
-
-/** Up to QUOTE_BYTES of a body, for an error message; the rest is cancelled. */
-async function readQuote(ex: Exchange, reader: ReadableStreamDefaultReader<Uint8Array>, first: Uint8Array): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = decoder.decode(first, { stream: true });
-  for (let read = first.length; read < QUOTE_BYTES; ) {
-    const chunk = await readChunk(ex, reader).catch(() => ({ done: true, value: undefined }) as const);
-    if (chunk.done || !chunk.value) break;
-    read += chunk.value.length;
-    text += decoder.decode(chunk.value, { stream: true });
-  }
-  void reader.cancel().catch(() => undefined);
-  return text + decoder.decode();
 }
 
 /** A successful response whose body is not what the endpoint sends, quoted (secrets removed). */

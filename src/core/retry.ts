@@ -40,12 +40,3 @@ export function parseRetryAfter(headers: Headers, now = Date.now()): number | nu
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
-
-/**
- * The pause before retry number `retry` (1-based) when the server named none: exponential
- * backoff, capped, shortened at random by up to `jitter`.
- */
-export function computeBackoff(retry: number, pacing: RetryPacing = retryDefaults, random: () => number = Math.random): number {
-  const base = Math.min(pacing.baseDelayMs * 2 ** (retry - 1), pacing.maxDelayMs);
-  return Math.round(base * (1 - pacing.jitter * random()));
-}

@@ -1,5 +1,5 @@
 import { APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
-import { EmbeddingBatchError } from './errors.js';
+import { EmbeddingBatchError } from '../errors.js';
 import type { RetryInfo } from '../../core/hooks.js';
 import type { RequestOptions } from '../../core/request.js';
 import { anySignal } from '../../internal/signals.js';

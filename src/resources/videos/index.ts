@@ -8,7 +8,7 @@ import type { VideoContext, VideoCreateParams, VideoDownloadOptions, VideoDurati
 /** Everything but estimateCost loads with the first video call: apps that never make one do not carry it. */
 const loadCalls = lazy(() => import('./calls.js'));
 
-export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
+export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from '../errors.js';
 export { videoTaskState, type VideoTaskState } from './state.js';
 
 /** USD per video, by duration in seconds, from the gateway's price list. */

@@ -1,7 +1,7 @@
 import { redactDeep } from '../../core/error-factory.js';
 import { APIError, NotFoundError } from '../../core/errors.js';
 import type { Redactor } from '../../internal/redact.js';
-import { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
+import { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from '../errors.js';
 import type { VideoTask } from './types.js';
 
 // A task as the gateway words it, made uniform, and the errors a task ends in.

@@ -1,5 +1,5 @@
 import { APIUserAbortError, ValidationError } from '../../../core/errors.js';
-import { ToolRunLimitError } from './errors.js';
+import { ToolRunLimitError } from '../../errors.js';
 import type { Redactor } from '../../../internal/redact.js';
 import type { ChatCompletionRunToolsParams, RunToolsOptions, ToolCallResult, ToolRunResult } from './structured.types.js';
 import { checkArguments } from './parse.js';

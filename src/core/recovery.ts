@@ -1,0 +1,102 @@
+import { sleep } from '../internal/sleep.js';
+import type { CallState, PreparedRequest } from './call-state.js';
+import { decide, failureKind, isRetryable, type Decision, type Situation } from './decide.js';
+import { budgetTimeout } from './error-factory.js';
+import { APIError, BaseRedirect, GatewayError, MAX_REDIRECTS } from './errors.js';
+import type { AttemptInfo, RetryInfo } from './hooks.js';
+import type { RetryPacing } from './retry.js';
+
+// After a failed attempt: what it means (decide.ts), then acting on it: the base's health,
+// the hooks, the pause, or the error to give up with. Loaded with the first failure.
+
+/** Where one model's request stands between attempts; `recover` moves it on. */
+export interface Progress {
+  baseURL: string;
+  retries: number;
+  redirects: number;
+}
+
+/** Another model is to be tried: the decision, and the failure that led to it. */
+export interface Fallback {
+  fallbackTo: string;
+  error: GatewayError;
+}
+
+/**
+ * Acts on a failed attempt: returns nothing when the request is to be sent again (progress
+ * updated, after the pause), a Fallback when another model is to be tried, and throws the
+ * error to report when the call gives up.
+ */
+export async function recover(call: CallState, request: PreparedRequest, at: { error: unknown; info: AttemptInfo; progress: Progress }): Promise<Fallback | undefined> {
+  const { info, progress } = at;
+  const { pool, events } = call.config;
+  const redirect = at.error instanceof BaseRedirect && request.pinned === undefined && progress.redirects++ < MAX_REDIRECTS ? at.error : undefined;
+  const error = at.error instanceof BaseRedirect ? at.error.error : at.error;
+  const situation = situationAfter(call, { error, info, retries: progress.retries, pinned: request.pinned });
+  situation.redirectedTo = redirect?.baseURL;
+  if (request.req.url === undefined && (redirect || isRetryable(situation.kind))) pool.markFailed(info.baseURL);
+  const decision = decide(situation);
+  if (decision.action === 'fallback') {
+    call.models.shift();
+    return { fallbackTo: decision.model, error: error as GatewayError };
+  }
+  if (decision.action === 'give-up') throw giveUp(call, { error, info, decision, retries: progress.retries });
+  const status = error instanceof APIError ? error.status : null;
+  if (decision.action === 'retry') {
+    progress.retries++;
+    await pauseBeforeRetry(call, request, { ...info, error: error as GatewayError, status, delayMs: decision.delayMs, nextBaseURL: decision.baseURL });
+  } else events.onFailover?.({ ...info, error: error as GatewayError, status, from: info.baseURL, to: decision.baseURL });
+  progress.baseURL = decision.baseURL;
+  return undefined;
+}
+
+/** What a failed attempt looks like to the decision. */
+function situationAfter(call: CallState, at: { error: unknown; info: AttemptInfo; retries: number; pinned: string | undefined }): Situation {
+  const { pool, retry } = call.config;
+  const { error, info } = at;
+  const nextBase = at.pinned ?? pool.next(info.baseURL);
+  return {
+    kind: failureKind(error),
+    retries: at.retries,
+    maxRetries: call.options.maxRetries ?? call.config.maxRetries,
+    base: info.baseURL,
+    nextBase,
+    nextHealthy: pool.isHealthy(nextBase),
+    serverWaitMs: error instanceof APIError ? error.retryAfterMs : null,
+    maxRetryAfterMs: retry.maxRetryAfterMs,
+    backoffMs: computeBackoff(at.retries + 1, retry),
+    budgetMs: call.budgetMs(),
+    nextModel: call.models[0],
+  };
+}
+
+/** Tells the hooks, pauses (an abort ends the pause at once), then lets the request's owner hold the retry. */
+async function pauseBeforeRetry(call: CallState, request: PreparedRequest, retry: RetryInfo): Promise<void> {
+  const { events } = call.config;
+  request.req.onRetry?.(retry);
+  events.onRetry?.(retry);
+  if (retry.nextBaseURL !== retry.baseURL) events.onFailover?.({ ...retry, from: retry.baseURL, to: retry.nextBaseURL });
+  await sleep(retry.delayMs, request.signal).catch(() => {
+    throw call.stopped(request.signal, `${retry.method} ${retry.url}`);
+  });
+  if (request.req.beforeRetry) await request.req.beforeRetry(retry);
+}
+
+/** The error a call gives up with: a pause that does not fit the budget becomes an APITimeoutError. */
+function giveUp(call: CallState, at: { error: unknown; info: AttemptInfo; decision: Decision & { action: 'give-up' }; retries: number }): unknown {
+  const { error, info } = at;
+  const { reason } = at.decision;
+  if (!(error instanceof GatewayError) || reason === 'final' || (reason === 'retries' && at.retries === 0)) return error;
+  call.config.events.onGiveUp?.({ ...info, error, reason });
+  if (reason !== 'budget') return error;
+  return budgetTimeout(error, { ...info, totalTimeout: call.options.totalTimeout ?? 0, leftMs: Math.max(0, call.budgetMs() ?? 0) });
+}
+
+/**
+ * The pause before retry number `retry` (1-based) when the server named none: exponential
+ * backoff, capped, shortened at random by up to `jitter`.
+ */
+export function computeBackoff(retry: number, pacing: RetryPacing, random: () => number = Math.random): number {
+  const base = Math.min(pacing.baseDelayMs * 2 ** (retry - 1), pacing.maxDelayMs);
+  return Math.round(base * (1 - pacing.jitter * random()));
+}
