@@ -23,7 +23,7 @@ export type MockFault = FaultScope &
       }
     | { /** 429 with code `insufficient_quota`. */ type: 'insufficient_quota' }
     | { /** 500 `server_error`. */ type: 'server_error' }
-    | { /** 503 unavailable, optionally with `Retry-After` (seconds). */ type: 'unavailable'; retryAfter?: number }
+    | { /** 503 unavailable, optionally with `Retry-After` (seconds). */ type: 'unavailable'; retryAfter?: number | undefined }
     | {
         /** Any status with any body shape (JSON value, raw text, or empty when omitted), e.g. a flat `{code,message}` or an error inside a 200. */
         type: 'status';

@@ -53,7 +53,7 @@ export interface MockGateway {
    * A fetch-compatible function answering as the gateway would. Pass it as `new Gateway({ fetch })`
    * or serve it from msw: `http.all('*', ({ request }) => mock.fetch(request))`.
    */
-  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /**
    * The same handler for msw, where a dropped connection must be answered with
    * `Response.error()` rather than a rejection (msw turns a rejection into a 500):
@@ -194,7 +194,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     'POST videos/generations': (ctx) => videos.create(ctx),
   };
 
-  const fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => handle(new Request(input, init));
+  const fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => handle(new Request(input, init));
 
   return {
     fetch,
