@@ -1,5 +1,5 @@
 import type { ChatCompletionFinishReason, ChatCompletionMessageToolCall, CompletionUsage } from '../resources/chat/completions/types.js';
-import { countWords, isObject } from './context.js';
+import { countWords, isObject, textOf } from './context.js';
 import { sampleFromSchema } from './json-schema.js';
 
 type Json = Record<string, unknown>;
@@ -15,13 +15,6 @@ export interface Reply {
 
 /** The refusal sent when a structured-output request contains the word "refuse". */
 export const REFUSAL = "I'm sorry, but I can't help with that request.";
-
-/** The text of a message's content, parts joined. */
-export function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join(' ').trim();
-}
 
 /** Rough usage: words for prose, a token per 4 characters for JSON (which has few spaces). */
 export function usageOf(messages: Json[], prose: string, json: string[]): CompletionUsage {

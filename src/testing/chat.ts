@@ -1,7 +1,7 @@
 import type { ChatCompletion, ChatCompletionChunk } from '../resources/chat/completions/types.js';
 import { composeReply, type Reply } from './chat-reply.js';
 import { scriptedReply, type MockChatReply } from './chat-script.js';
-import { isObject, type MockContext } from './context.js';
+import { isObject, outOfRange, type MockContext } from './context.js';
 
 type Json = Record<string, unknown>;
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
@@ -31,8 +31,8 @@ export function checkChatParams(body: Json): ParamProblem | undefined {
     }
   }
   for (const [name, min, max] of RANGES) {
-    const v = body[name];
-    if (v !== undefined && v !== null && (typeof v !== 'number' || v < min || v > max)) return { param: name, message: `${name} must be between ${min} and ${max}` };
+    const message = outOfRange(body, name, min, max);
+    if (message) return { param: name, message };
   }
   for (const name of ['max_tokens', 'n']) {
     const v = body[name];

@@ -26,6 +26,13 @@ export interface MockContext {
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The text of a message's content (chat or responses), parts joined. */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join(' ').trim();
+}
+
 /** Rough token count used for `usage` figures: words, as the mock has no tokenizer. */
 export const countWords = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 

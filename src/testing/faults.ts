@@ -1,5 +1,5 @@
 import { sleep } from '../internal/sleep.js';
-import { connectionDropped, CORS, errorBody, json } from './wire.js';
+import { connectionDropped, errorBody, json } from './wire.js';
 
 /** Where and how often a scripted fault applies. */
 export interface FaultScope {
@@ -23,7 +23,7 @@ export type MockFault = FaultScope &
       }
     | { /** 429 with code `insufficient_quota`. */ type: 'insufficient_quota' }
     | { /** 500 `server_error`. */ type: 'server_error' }
-    | { /** 503 unavailable, optionally with `Retry-After` (seconds). */ type: 'unavailable'; retryAfter?: number }
+    | { /** 503 unavailable, optionally with `Retry-After` (seconds). */ type: 'unavailable'; retryAfter?: number | undefined }
     | {
         /** Any status with any body shape (JSON value, raw text, or empty when omitted), e.g. a flat `{code,message}` or an error inside a 200. */
         type: 'status';
@@ -78,7 +78,7 @@ export async function applyFault(fault: MockFault, request: Request, id: number,
     case 'status': {
       const body = fault.body === undefined ? null : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
       const type = typeof fault.body === 'string' ? 'text/plain' : 'application/json';
-      return new Response(body, { status: fault.status, headers: { 'content-type': type, 'x-request-id': `req_mock_${id}`, ...CORS, ...fault.headers } });
+      return new Response(body, { status: fault.status, headers: { 'content-type': type, ...fault.headers } });
     }
     case 'disconnect':
       throw connectionDropped();

@@ -93,7 +93,7 @@ export function transcribe(ctx: MockContext): Response {
   const name = (file as File).name || 'audio';
   const text = `Mock transcript of ${name} (${file.size} bytes${fields.language ? `, ${String(fields.language)}` : ''}).`;
   const format = fields.response_format ?? 'json';
-  const plain = (type: string, content: string) => new Response(content, { status: 200, headers: { 'content-type': type, 'x-request-id': `req_mock_${ctx.id}` } });
+  const plain = (type: string, content: string) => new Response(content, { status: 200, headers: { 'content-type': type } });
   switch (format) {
     case 'json':
       return ctx.reply(200, { text });
@@ -110,17 +110,21 @@ export function transcribe(ctx: MockContext): Response {
   }
 }
 
-/** GET /mock-files/…: the files the mock's URLs point at (a 1×1 PNG, a few bytes of "video"). */
-export function mockFile(path: string): Response {
+/**
+ * GET /mock-files/…: the files the mock's URLs point at (a 1×1 PNG, a few bytes of "video");
+ * undefined for any other name.
+ */
+export function mockFile(path: string): Response | undefined {
+  // Content-Length, as a file server sends it, so downloads can report a total.
   if (path.endsWith('.png')) {
-    const bytes = Uint8Array.from(atob(PIXEL_PNG_BASE64), (c) => c.charCodeAt(0));
+    const bytes = fromBase64(PIXEL_PNG_BASE64);
     return new Response(bytes, { headers: { 'content-type': 'image/png', 'content-length': String(bytes.length) } });
   }
-  // Content-Length, as a file server sends it, so downloads can report a total.
   if (path.endsWith('.mp4')) return new Response(new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112]), { headers: { 'content-type': 'video/mp4', 'content-length': '8' } });
-  return new Response('not found', { status: 404 });
+  return undefined;
 }
 
+const fromBase64 = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 
 /**
  * A `data:` URL decoded as fetch would. The openai client probes the fetch it is given with
@@ -131,6 +135,6 @@ export function dataUrl(href: string): Response {
   const meta = href.slice('data:'.length, comma < 0 ? undefined : comma);
   const payload = comma < 0 ? '' : decodeURIComponent(href.slice(comma + 1));
   const base64 = meta.endsWith(';base64');
-  const bytes = base64 ? Uint8Array.from(atob(payload), (c) => c.charCodeAt(0)) : new TextEncoder().encode(payload);
+  const bytes = base64 ? fromBase64(payload) : new TextEncoder().encode(payload);
   return new Response(bytes, { headers: { 'content-type': (base64 ? meta.slice(0, -';base64'.length) : meta) || 'text/plain;charset=US-ASCII' } });
 }

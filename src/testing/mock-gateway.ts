@@ -8,7 +8,8 @@ import { serve, type ServeOptions, type Served } from './node-server.js';
 import { responses } from './responses.js';
 import { completions, embeddings } from './text.js';
 import { createVideoStore } from './videos.js';
-import { CORS, errorBody, json, sse } from './wire.js';
+import { sse } from './sse.js';
+import { errorBody, finish, json } from './wire.js';
 
 /** Options for {@link createMockGateway}. */
 export interface MockGatewayOptions {
@@ -35,7 +36,7 @@ export interface MockGatewayOptions {
 /** One request the mock received. The Authorization header is reduced to whether it matched. */
 export interface MockRequestRecord {
   method: string;
-  /** Path after `/v1/`, e.g. `chat/completions` (the whole path when it lacks `/v1/`). */
+  /** Path after `/v1/`, e.g. `chat/completions` (the whole path when it does not start with `/v1/`). */
   path: string;
   headers: Record<string, string>;
   /**
@@ -53,7 +54,7 @@ export interface MockGateway {
    * A fetch-compatible function answering as the gateway would. Pass it as `new Gateway({ fetch })`
    * or serve it from msw: `http.all('*', ({ request }) => mock.fetch(request))`.
    */
-  fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /**
    * The same handler for msw, where a dropped connection must be answered with
    * `Response.error()` rather than a rejection (msw turns a rejection into a 500):
@@ -103,16 +104,23 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   for (const fault of options.faults ?? []) inject(fault);
 
   async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    if (url.protocol === 'data:') return dataUrl(request.url);
+    if (request.url.startsWith('data:')) return dataUrl(request.url);
     const id = ++counter;
+    return finish(await answer(request, id), id);
+  }
+
+  async function answer(request: Request, id: number): Promise<Response> {
+    const url = new URL(request.url);
     if (request.method === 'OPTIONS') {
       // A wildcard does not cover Authorization in a preflight: echo what the browser asks for.
       const asked = request.headers.get('access-control-request-headers');
-      return new Response(null, { status: 204, headers: { ...CORS, ...(asked ? { 'access-control-allow-headers': asked } : {}), 'access-control-max-age': '600' } });
+      return new Response(null, { status: 204, headers: { ...(asked ? { 'access-control-allow-headers': asked } : {}), 'access-control-max-age': '600' } });
     }
-    if (request.method === 'GET' && url.pathname.startsWith('/mock-files/')) return mockFile(url.pathname);
-    const path = url.pathname.replace(/^.*?\/v1\//, '').replace(/\/+$/, '');
+    if (request.method === 'GET' && url.pathname.startsWith('/mock-files/')) {
+      return mockFile(url.pathname) ?? json(404, unknownUrl(request.method, url), id);
+    }
+    // Only the mock's own base path: a client with a wrong prefix (/api/v1/) must fail here as it would on the gateway.
+    const path = url.pathname.startsWith('/v1/') ? url.pathname.slice('/v1/'.length).replace(/\/+$/, '') : url.pathname;
 
     const isForm = (request.headers.get('content-type') ?? '').startsWith('multipart/form-data');
     let body: unknown;
@@ -166,7 +174,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         return found.kind === kind ? undefined : invalid(`The model '${modelId}' does not support ${what}.`, 'model');
       },
       sse: (frames, sseOptions = {}) =>
-        sse(frames, { done: sseOptions.done ?? true, fault, signal: request.signal, id, frameDelayMs: options.frameDelayMs ?? 0, stallTimeoutMs }),
+        sse(frames, { done: sseOptions.done ?? true, fault, signal: request.signal, frameDelayMs: options.frameDelayMs ?? 0, stallTimeoutMs }),
     };
 
     const route = `${request.method} ${path}`;
@@ -179,7 +187,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     if (route.startsWith('GET videos/generations/')) return videos.retrieve(ctx, decodeURIComponent(path.slice('videos/generations/'.length)));
     const handler = routes[route];
     if (handler) return handler(ctx);
-    return reply(404, unknownUrl(request.method, url.pathname));
+    return reply(404, unknownUrl(request.method, url));
   }
 
   const videos = createVideoStore(options.videoStepMs ?? 1_000);
@@ -194,7 +202,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     'POST videos/generations': (ctx) => videos.create(ctx),
   };
 
-  const fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => handle(new Request(input, init));
+  const fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => handle(new Request(input, init));
 
   return {
     fetch,
@@ -223,8 +231,13 @@ function modelObject(m: MockModel) {
 const modelNotFound = (modelId: string) =>
   errorBody(`The model '${modelId}' does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found', 'model');
 
-/** The 404 for an unknown route names the path as requested, with the fix when `/v1/` is missing. */
-function unknownUrl(method: string, pathname: string) {
-  const hint = pathname.includes('/v1/') ? '' : " The gateway's paths start with /v1/: end the client's base URL with /v1 (e.g. http://host/v1).";
+/** The 404 for an unknown route names the path as requested, with the fix when it is outside `/v1/`. */
+function unknownUrl(method: string, url: URL) {
+  const { pathname } = url;
+  const hint = pathname.startsWith('/v1/') || pathname.startsWith('/mock-files/')
+    ? ''
+    : pathname.includes('/v1/')
+      ? ` The mock gateway serves /v1/ directly under its host, with nothing before it: use ${url.origin}/v1 as the client's base URL.`
+      : " The gateway's paths start with /v1/: end the client's base URL with /v1 (e.g. http://host/v1).";
   return errorBody(`Unknown request URL: ${method} ${pathname}.${hint}`, 'invalid_request_error', 'unknown_url');
 }

@@ -1,4 +1,4 @@
-import { countWords, isObject, outOfRange, type MockContext } from './context.js';
+import { countWords, isObject, outOfRange, textOf, type MockContext } from './context.js';
 import { sampleFromSchema } from './json-schema.js';
 
 function inputText(input: unknown): string {
@@ -7,8 +7,7 @@ function inputText(input: unknown): string {
   const last = [...input].reverse().find((i) => isObject(i) && (i.role === 'user' || i.type === 'function_call_output'));
   if (!isObject(last)) return '';
   if (last.type === 'function_call_output') return `the tool returned: ${String(last.output)}`;
-  if (typeof last.content === 'string') return last.content;
-  return Array.isArray(last.content) ? last.content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join(' ').trim() : '';
+  return textOf(last.content);
 }
 
 /** POST /responses: a message saying back the input, or a function call when tools are offered; streams typed events. */

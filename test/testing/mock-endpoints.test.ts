@@ -75,9 +75,9 @@ describe('mock gateway endpoints (raw HTTP, independent of the SDK)', () => {
       const res = await mock.fetch(url, { headers: { authorization: `Bearer ${KEY}` } });
       return { status: res.status, error: ((await res.json()) as { error: Record<string, unknown> }).error };
     };
-    expect(await get('http://mock.local/api/v1/nope')).toEqual({
+    expect(await get('http://mock.local/v1/nope')).toEqual({
       status: 404,
-      error: { message: 'Unknown request URL: GET /api/v1/nope.', type: 'invalid_request_error', param: null, code: 'unknown_url' },
+      error: { message: 'Unknown request URL: GET /v1/nope.', type: 'invalid_request_error', param: null, code: 'unknown_url' },
     });
     const missing = await get('http://mock.local/models');
     expect(missing).toMatchObject({ status: 404, error: { code: 'unknown_url' } });

@@ -19,3 +19,20 @@ export async function reply(): Promise<void> {
 }
 
 export const mock = createMockGateway({ apiKey: maybe(), videoStepMs: undefined, faults: [{ type: 'rate_limit', retryAfter: undefined, path: undefined }] });
+
+// Every optional option of the mock, explicitly undefined.
+export const exactMock = createMockGateway({
+  apiKey: undefined,
+  models: undefined,
+  frameDelayMs: undefined,
+  stallTimeoutMs: undefined,
+  videoStepMs: undefined,
+  script: [{ content: undefined, refusal: undefined, finishReason: undefined, toolCalls: [{ name: 'f', arguments: {}, id: undefined }] }],
+  faults: [
+    { type: 'unavailable', retryAfter: undefined, times: undefined },
+    { type: 'rate_limit', retryAfterMs: undefined },
+    { type: 'status', status: 500, body: undefined, headers: undefined },
+    { type: 'stall', afterFrames: 1, pingEveryMs: undefined },
+  ],
+});
+export const exactServe = (): Promise<unknown> => exactMock.listen({ port: undefined, host: undefined });
