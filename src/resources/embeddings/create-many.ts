@@ -1,15 +1,17 @@
 import { APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
 import { EmbeddingBatchError } from './errors.js';
-import type { RetryInfo } from '../../core/hooks.js';
-import type { RequestOptions } from '../../core/request.js';
+import type { CoreRequest, RequestOptions } from '../../core/request.js';
 import { anySignal } from '../../internal/signals.js';
 import type { CreateEmbeddingResponse, Embedding, EmbeddingCreateManyOptions, EmbeddingCreateManyParams } from './types.js';
 
 // Loaded with the first createMany(): bulk embedding in batches, with concurrency that
 // backs off on rate limits (halved) and recovers (one step after a run of successes).
 
-/** One batch's request: the texts, the request options, and a listener for its retries. */
-export type BatchCall = (input: string[], options: RequestOptions, onRetry: (info: RetryInfo) => void) => Promise<CreateEmbeddingResponse>;
+/** A vector as the caller asked for it: numbers, or base64 as sent. */
+type Vector = number[] | string;
+
+/** One batch's request: the texts, the request options, and the hooks around its retries. */
+export type BatchCall = (input: string[], options: RequestOptions, retries: Pick<CoreRequest, 'onRetry' | 'beforeRetry'>) => Promise<CreateEmbeddingResponse<Vector>>;
 
 /** The most inputs one request to the embeddings endpoint accepts. */
 export const MAX_BATCH = 2048;
@@ -60,13 +62,13 @@ function check(body: EmbeddingCreateManyParams, batchSize: number, concurrency: 
  * batches in flight are aborted and no more are sent. Only a few batches exist at a time,
  * so memory follows the results, not the number of pending requests.
  */
-export async function createMany(call: BatchCall, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse> {
+export async function createMany(call: BatchCall, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse<Vector>> {
   const { batchSize = 100, concurrency = 4, onProgress, signal, ...requestOptions } = options;
   check(body, batchSize, concurrency);
   const { input } = body;
   const total = input.length;
   const batches = Math.ceil(total / batchSize);
-  const data = new Array<Embedding>(total);
+  const data = new Array<Embedding<Vector>>(total);
   const usage = { prompt_tokens: 0, total_tokens: 0 };
   const limiter = new Limiter(Math.min(concurrency, batches));
   const stop = new AbortController();
@@ -76,7 +78,7 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
   let inFlight = 0;
   let done = 0;
 
-  return new Promise<CreateEmbeddingResponse>((resolve, reject) => {
+  return new Promise<CreateEmbeddingResponse<Vector>>((resolve, reject) => {
     let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
@@ -93,8 +95,10 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
       const to = Math.min(total, from + batchSize);
       const epoch = limiter.epoch;
       inFlight++;
-      call(input.slice(from, to) as string[], { ...requestOptions, signal: callSignal }, (info) => {
-        if (info.status === 429) limiter.rateLimited(epoch);
+      call(input.slice(from, to) as string[], { ...requestOptions, signal: callSignal }, {
+        onRetry: (info) => {
+          if (info.status === 429) limiter.rateLimited(epoch);
+        },
       })
         .then((res) => {
           if (failed) return;

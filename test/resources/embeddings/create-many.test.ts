@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import { APIUserAbortError, EmbeddingBatchError, Gateway, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
 import { mockClient } from '../../helpers/mock-client.js';
 
 /** A gateway as a fetch function: each text's vector is [its number]; answers can be scripted per request. */
@@ -60,6 +60,34 @@ describe('embeddings.createMany', () => {
       [2, 8],
     ]);
     expect(mock.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([['a cat', 'a dog'], ['a car']]);
+  });
+
+  it.each([
+    ['float', 'float', 'numbers'],
+    ['base64', 'base64', 'a string'],
+    [undefined, 'base64', 'numbers'],
+  ] as const)('keeps create()\'s encoding_format contract: asked %s, sends %s, returns %s', async (asked, sent, type) => {
+    const { client, mock } = mockClient();
+    const res = await client.embeddings.createMany({ model: 'text-embedding-3-small', input: ['a cat', 'a dog', 'a car'], dimensions: 4, encoding_format: asked }, { batchSize: 2 });
+    expect(mock.requests.map((r) => (r.body as { encoding_format?: unknown }).encoding_format)).toEqual([sent, sent]);
+    expect(res.data.map((d) => (typeof d.embedding === 'string' ? 'a string' : d.embedding.every((x) => typeof x === 'number') ? 'numbers' : 'other'))).toEqual([type, type, type]);
+  });
+
+  it('returns the same vectors for float, base64 decoded, and the default', async () => {
+    const { client } = mockClient();
+    const body = { model: 'text-embedding-3-small', input: ['a cat', 'a dog', 'a car'], dimensions: 4 };
+    const floats = await client.embeddings.createMany({ ...body, encoding_format: 'float' }, { batchSize: 2 });
+    const raw = await client.embeddings.createMany({ ...body, encoding_format: 'base64' }, { batchSize: 2 });
+    const decoded = await client.embeddings.createMany(body, { batchSize: 2 });
+    expectTypeOf(floats).toEqualTypeOf<CreateEmbeddingResponse>();
+    expectTypeOf(raw).toEqualTypeOf<CreateEmbeddingResponse<string>>();
+    expectTypeOf(decoded).toEqualTypeOf<CreateEmbeddingResponse>();
+    expect(decoded.data.map((d) => d.embedding)).toEqual(floats.data.map((d) => d.embedding));
+    expect(raw.data.map((d) => [d.index, atob(d.embedding).length])).toEqual([
+      [0, 16],
+      [1, 16],
+      [2, 16],
+    ]);
   });
 
   it('halves concurrency on a rate limit and grows it back after a run of successes, losing nothing', async () => {
