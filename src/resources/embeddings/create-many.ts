@@ -59,8 +59,13 @@ function check(body: EmbeddingCreateManyParams, batchSize: number, concurrency: 
  * Embeds every input in batches and resolves to one response: `data` in input order with
  * `index` the position in the whole input, `usage` summed. A batch that fails after its
  * retries rejects the whole call with EmbeddingBatchError (which inputs it held); the
- * batches in flight are aborted and no more are sent. Only a few batches exist at a time,
- * so memory follows the results, not the number of pending requests.
+ * batches in flight are aborted and no more are sent.
+ *
+ * The limit bounds two counts. Batches under way (a batch waiting out a retry pause
+ * included): a new batch starts only below it, so a burst of failures cannot start every
+ * batch, and memory follows the results, not the number of pending requests. Requests in
+ * flight: a batch gives up its slot when it is retried and takes one again, under the limit
+ * as it is then, before the retry is sent; retries waiting for a slot go before new batches.
  */
 export async function createMany(call: BatchCall, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse<Vector>> {
   const { batchSize = 100, concurrency = 4, onProgress, signal, ...requestOptions } = options;
@@ -73,9 +78,13 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
   const limiter = new Limiter(Math.min(concurrency, batches));
   const stop = new AbortController();
   const callSignal = anySignal(signal, stop.signal) ?? stop.signal;
+  const stopped = () => new APIUserAbortError(undefined, { cause: callSignal.reason });
+  /** Retries waiting for a slot, first come first served; each takes its slot when called. */
+  const waiting: Array<() => void> = [];
   let model = body.model;
   let next = 0;
-  let inFlight = 0;
+  let started = 0;
+  let running = 0;
   let done = 0;
 
   return new Promise<CreateEmbeddingResponse<Vector>>((resolve, reject) => {
@@ -83,6 +92,7 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
+      signal?.removeEventListener('abort', onAbort);
       stop.abort();
       reject(error);
     };
@@ -93,11 +103,43 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
     const start = (batch: number) => {
       const from = batch * batchSize;
       const to = Math.min(total, from + batchSize);
-      const epoch = limiter.epoch;
-      inFlight++;
+      let epoch = limiter.epoch;
+      let holding = true;
+      started++;
+      running++;
+      const take = () => {
+        running++;
+        holding = true;
+        // A retry sent under the lowered limit that meets a 429 again is a new signal.
+        epoch = limiter.epoch;
+      };
+      const release = () => {
+        if (!holding) return;
+        holding = false;
+        running--;
+      };
       call(input.slice(from, to) as string[], { ...requestOptions, signal: callSignal }, {
         onRetry: (info) => {
           if (info.status === 429) limiter.rateLimited(epoch);
+          release();
+          pump();
+        },
+        beforeRetry: () => {
+          if (callSignal.aborted) throw stopped();
+          if (running < limiter.limit && waiting.length === 0) return take();
+          return new Promise<void>((resolve, reject) => {
+            const wake = () => {
+              callSignal.removeEventListener('abort', onStop);
+              take();
+              resolve();
+            };
+            const onStop = () => {
+              waiting.splice(waiting.indexOf(wake), 1);
+              reject(stopped());
+            };
+            waiting.push(wake);
+            callSignal.addEventListener('abort', onStop, { once: true });
+          });
         },
       })
         .then((res) => {
@@ -109,6 +151,7 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
           done += to - from;
           limiter.succeeded();
           onProgress?.({ done, total });
+          if (done === total) finish();
         })
         .catch((error: unknown) => {
           if (failed) return;
@@ -116,14 +159,21 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
           fail(error instanceof GatewayError ? new EmbeddingBatchError(from, to, total, error) : error);
         })
         .finally(() => {
-          inFlight--;
+          release();
+          started--;
           pump();
         });
     };
     const pump = () => {
       if (failed) return;
-      while (inFlight < limiter.limit && next < batches) start(next++);
-      if (inFlight > 0 || next < batches) return;
+      while (running < limiter.limit) {
+        const wake = waiting.shift();
+        if (wake) wake();
+        else if (started < limiter.limit && next < batches) start(next++);
+        else break;
+      }
+    };
+    const finish = () => {
       signal?.removeEventListener('abort', onAbort);
       // A batch whose answer lacked an index leaves a hole: say which, rather than return it.
       const missing = data.findIndex((item) => item === undefined);

@@ -50,7 +50,7 @@ export interface EmbeddingProgress {
 export interface EmbeddingCreateManyOptions extends Omit<RequestOptions, 'fallbackModels'> {
   /** Inputs per request, at most 2048 (what the endpoint accepts). @default 100 */
   batchSize?: number | undefined;
-  /** Requests in flight at most; halved on a rate limit, grown back one step after a run of successes. @default 4 */
+  /** Requests in flight at most, retries included; halved on a rate limit, grown back one step after a run of successes. @default 4 */
   concurrency?: number | undefined;
   /** Called after every batch. */
   onProgress?: ((progress: EmbeddingProgress) => void) | undefined;

@@ -1,6 +1,12 @@
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
+import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, GatewayError, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
+import { delay, http, HttpResponse } from 'msw';
+import type { BatchCall } from '../../../src/resources/embeddings/create-many.js';
+import { BASE, client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
+import { useMswServer } from '../../helpers/msw.js';
+
+const server = useMswServer();
 
 /** A gateway as a fetch function: each text's vector is [its number]; answers can be scripted per request. */
 function gateway(answer: (call: number, input: string[]) => Response | undefined = () => undefined, delayMs = 2) {
@@ -105,6 +111,81 @@ describe('embeddings.createMany', () => {
     const stretches = Array.from({ length: concurrency.length - 16 }, (_, i) => Math.max(...concurrency.slice(8 + i, 16 + i)));
     expect(Math.min(...stretches)).toBeLessThanOrEqual(6);
     expect(Math.max(...concurrency.slice(-10))).toBe(8);
+  });
+
+  /**
+   * An msw gateway whose first four requests are answered 429 (`Retry-After: 0.2`) together,
+   * once all four have arrived, so the burst is one; the rest take a while, so requests sent
+   * together overlap. Records each request's first input and the requests in flight at the
+   * server when it arrived.
+   */
+  function burstOf429s() {
+    let inFlight = 0;
+    const arrivals: Array<{ text: string; inFlight: number }> = [];
+    let releaseBurst = () => {};
+    const burstArrived = new Promise<void>((resolve) => (releaseBurst = resolve));
+    server.use(
+      http.post(`${BASE}/embeddings`, async ({ request }) => {
+        inFlight++;
+        try {
+          const { input } = (await request.json()) as { input: string[] };
+          const call = arrivals.push({ text: input[0] ?? '', inFlight });
+          if (call <= 4) {
+            if (call === 4) releaseBurst();
+            await Promise.race([burstArrived, delay(2_000)]);
+            return HttpResponse.json({ error: { message: 'slow down', type: 'rate_limit_error' } }, { status: 429, headers: { 'retry-after': '0.2' } });
+          }
+          await delay(30);
+          const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
+          return HttpResponse.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: 1, total_tokens: 1 } });
+        } finally {
+          inFlight--;
+        }
+      }),
+    );
+    return arrivals;
+  }
+
+  it('bounds requests in flight, retries included: after four 429s at concurrency 4, at most 2 are in flight at the server', async () => {
+    const arrivals = burstOf429s();
+    const res = await mswClient().embeddings.createMany({ model: 'emb', input: texts(4), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 });
+    expect(res.data.map((d) => d.embedding[0])).toEqual([0, 1, 2, 3]);
+    expect(arrivals).toHaveLength(8);
+    expect(Math.max(...arrivals.slice(0, 4).map((a) => a.inFlight))).toBe(4);
+    expect(Math.max(...arrivals.slice(4).map((a) => a.inFlight))).toBeLessThanOrEqual(2);
+  });
+
+  it('starts no new batch while rate-limited ones wait to be retried: the retries go first', async () => {
+    const arrivals = burstOf429s();
+    const res = await mswClient().embeddings.createMany({ model: 'emb', input: texts(8), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 });
+    expect(res.data.map((d) => d.embedding[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(arrivals).toHaveLength(12);
+    // Under the halved limit of 2, the first two requests after the burst are retries.
+    expect(arrivals.slice(4, 6).map((a) => a.text).every((text) => ['t0', 't1', 't2', 't3'].includes(text))).toBe(true);
+  });
+
+  it('a retry waiting for a slot gives up when the call is aborted', async () => {
+    const { createMany } = await import('../../../src/resources/embeddings/create-many.js');
+    const controller = new AbortController();
+    let waited: Promise<unknown> = new Promise(() => {});
+    const info = { method: 'POST', url: 'http://x/v1/embeddings', baseURL: 'http://x/v1', attempt: 1, idempotencyKey: undefined, error: new GatewayError('slow down'), status: 429, delayMs: 0, nextBaseURL: 'http://x/v1' };
+    let retried = () => {};
+    const call: BatchCall = async (input, options, { onRetry, beforeRetry }) => {
+      await delay(1);
+      // Batch t0 meets a 429 (the limit halves to 1) while t1 holds the only slot, so t0's retry waits.
+      if (input[0] === 't0') {
+        onRetry?.(info);
+        waited = Promise.resolve(beforeRetry?.(info)).then(() => 'sent', (e: unknown) => e);
+        retried();
+      }
+      return new Promise((_, reject) => options.signal?.addEventListener('abort', () => reject(new APIUserAbortError())));
+    };
+    const waiting = new Promise<void>((resolve) => (retried = resolve));
+    const done = createMany(call, { model: 'emb', input: texts(2) }, { batchSize: 1, concurrency: 2, signal: controller.signal }).catch((e: unknown) => e);
+    await waiting;
+    controller.abort();
+    expect(await done).toBeInstanceOf(APIUserAbortError);
+    expect(await Promise.race([waited, delay(1_000).then(() => 'still waiting')])).toBeInstanceOf(APIUserAbortError);
   });
 
   it('rejects with EmbeddingBatchError naming the input range of a batch that failed after its retries, sending nothing more', async () => {
