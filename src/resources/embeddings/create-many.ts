@@ -1,7 +1,7 @@
 import { APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
-import { EmbeddingBatchError } from './errors.js';
 import type { CoreRequest, RequestOptions } from '../../core/request.js';
 import { anySignal } from '../../internal/signals.js';
+import { EmbeddingBatchError } from './errors.js';
 import type { CreateEmbeddingResponse, Embedding, EmbeddingCreateManyOptions, EmbeddingCreateManyParams } from './types.js';
 
 // Loaded with the first createMany(): bulk embedding in batches, with concurrency that
@@ -46,6 +46,26 @@ class Limiter {
   }
 }
 
+/**
+ * A batch's vectors in input order, checked as they arrive: an answer that is not one vector
+ * per input (a proxy that dropped one, an index repeated or out of range) fails its batch
+ * with a GatewayError, rather than leave a hole found only after every batch has run.
+ */
+function byIndex(received: unknown, size: number): Array<Embedding<Vector>> {
+  if (!Array.isArray(received) || received.length !== size) {
+    throw new GatewayError(`The gateway returned ${Array.isArray(received) ? received.length : 'no'} vectors for ${size} inputs.`);
+  }
+  const vectors = new Array<Embedding<Vector>>(size);
+  for (const item of received as Array<Embedding<Vector> | null>) {
+    const i = item?.index;
+    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= size || vectors[i] !== undefined) {
+      throw new GatewayError(`The gateway returned ${size} vectors whose indexes are not 0 to ${size - 1}, one each.`);
+    }
+    vectors[i] = item as Embedding<Vector>;
+  }
+  return vectors;
+}
+
 /** What createMany needs beyond create()'s schema (checked before this loads): an array of strings, and its own options. */
 function check(body: EmbeddingCreateManyParams, batchSize: number, concurrency: number): void {
   if (!Array.isArray(body.input)) throw new ValidationError('input', 'must be a non-empty array of strings');
@@ -58,8 +78,9 @@ function check(body: EmbeddingCreateManyParams, batchSize: number, concurrency: 
 /**
  * Embeds every input in batches and resolves to one response: `data` in input order with
  * `index` the position in the whole input, `usage` summed. A batch that fails after its
- * retries rejects the whole call with EmbeddingBatchError (which inputs it held); the
- * batches in flight are aborted and no more are sent.
+ * retries, or is answered without one vector per input, rejects the whole call at once with
+ * EmbeddingBatchError (which inputs it held); the batches in flight are aborted and no more
+ * are sent.
  *
  * The limit bounds two counts. Batches under way (a batch waiting out a retry pause
  * included): a new batch starts only below it, so a burst of failures cannot start every
@@ -144,10 +165,14 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
       })
         .then((res) => {
           if (failed) return;
+          const vectors = byIndex(res.data, to - from);
           model = res.model || model;
           usage.prompt_tokens += res.usage?.prompt_tokens ?? 0;
           usage.total_tokens += res.usage?.total_tokens ?? 0;
-          for (const item of res.data) data[from + item.index] = { ...item, index: from + item.index };
+          vectors.forEach((item, i) => {
+            item.index = from + i;
+            data[from + i] = item;
+          });
           done += to - from;
           limiter.succeeded();
           onProgress?.({ done, total });
@@ -175,9 +200,6 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
     };
     const finish = () => {
       signal?.removeEventListener('abort', onAbort);
-      // A batch whose answer lacked an index leaves a hole: say which, rather than return it.
-      const missing = data.findIndex((item) => item === undefined);
-      if (missing >= 0) return fail(new GatewayError(`The gateway returned no vector for input ${missing} of ${total}.`));
       resolve({ object: 'list', data, model, usage });
     };
     pump();

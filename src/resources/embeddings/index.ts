@@ -29,8 +29,9 @@ export class Embeddings extends APIResource {
    * `concurrency` (4) at once, halving that on a rate limit and growing it back after a run
    * of successes, and resolves to one response whose `data` is in input order (`index` = the
    * position in the whole input) with `usage` summed. `encoding_format` works as in `create`.
-   * A batch that fails after its retries rejects the whole call with `EmbeddingBatchError`,
-   * which says which inputs it held; `signal` stops sending at once. There is no model
+   * A batch that fails after its retries, or comes back without one vector per input,
+   * rejects the whole call at once with `EmbeddingBatchError`, which says which inputs it
+   * held; `signal` stops sending at once. There is no model
    * fallback: vectors of different models do not mix.
    * @example
    * const { data } = await client.embeddings.createMany(

@@ -199,6 +199,40 @@ describe('embeddings.createMany', () => {
     expect(stats().calls).toBe(3);
   });
 
+  it.each([
+    ['99 vectors for 100 inputs', (data: Array<{ index?: number }>) => data.slice(0, 99), /99 vectors for 100 inputs/],
+    ['an index twice', (data: Array<{ index?: number }>) => data.map((d, i) => (i === 99 ? { ...d, index: 0 } : d)), /indexes/],
+    ['an index past the batch', (data: Array<{ index?: number }>) => data.map((d, i) => (i === 99 ? { ...d, index: 100 } : d)), /indexes/],
+    ['a vector without an index', (data: Array<{ index?: number }>) => data.map((d, i) => (i === 99 ? { ...d, index: undefined } : d)), /indexes/],
+  ])('rejects at once with EmbeddingBatchError naming the range of a batch answered with %s, aborting the batches in flight', async (_, mangle, message) => {
+    let calls = 0;
+    let firstAborted = false;
+    const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+      calls++;
+      const { input } = JSON.parse(String(init?.body)) as { input: string[] };
+      if (input[0] === 't0') {
+        // The first batch is answered only once aborted (or, were it never aborted, after a while).
+        await new Promise<void>((resolve) => {
+          init?.signal?.addEventListener('abort', () => resolve(), { once: true });
+          setTimeout(resolve, 2_000);
+        });
+        firstAborted = init?.signal?.aborted === true;
+        if (firstAborted) throw init?.signal?.reason;
+      }
+      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
+      return Response.json({ object: 'list', model: 'emb', data: input[0] === 't100' ? mangle(data) : data, usage: { prompt_tokens: 1, total_tokens: 1 } });
+    };
+    const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings
+      .createMany({ model: 'emb', input: texts(500), encoding_format: 'float' }, { batchSize: 100, concurrency: 2 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EmbeddingBatchError);
+    expect(err).toMatchObject({ start: 100, end: 200, message: expect.stringMatching(/inputs 100 to 199 \(of 500\)/) });
+    expect((err as Error).cause).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toMatch(message);
+    expect(firstAborted).toBe(true);
+    expect(calls).toBe(2);
+  });
+
   it('stops sending at once when aborted', async () => {
     const { fetch, stats } = gateway(undefined, 20);
     const controller = new AbortController();
