@@ -1,6 +1,6 @@
+import { delay, http } from 'msw';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, GatewayError, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
-import { delay, http, HttpResponse } from 'msw';
 import type { BatchCall } from '../../../src/resources/embeddings/create-many.js';
 import { BASE, client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
@@ -9,7 +9,7 @@ import { useMswServer } from '../../helpers/msw.js';
 const server = useMswServer();
 
 /** A gateway as a fetch function: each text's vector is [its number]; answers can be scripted per request. */
-function gateway(answer: (call: number, input: string[]) => Response | undefined = () => undefined, delayMs = 2) {
+function gateway(script: (call: number, input: string[]) => Response | undefined = () => undefined, delayMs = 2) {
   let calls = 0;
   let inFlight = 0;
   let most = 0;
@@ -27,11 +27,10 @@ function gateway(answer: (call: number, input: string[]) => Response | undefined
     try {
       await new Promise((r) => setTimeout(r, delayMs));
       if (init?.signal?.aborted) throw init.signal.reason;
-      const scripted = answer(call, input);
+      const scripted = script(call, input);
       if (scripted) return scripted;
       pending.delete(input[0] ?? '');
-      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
-      return Response.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: input.length, total_tokens: input.length } });
+      return answer(input);
     } finally {
       inFlight--;
     }
@@ -39,7 +38,12 @@ function gateway(answer: (call: number, input: string[]) => Response | undefined
   return { fetch, stats: () => ({ calls, most, concurrency }) };
 }
 const texts = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
-const rateLimited = () => Response.json({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, { status: 429, headers: { 'retry-after-ms': '1' } });
+/** Each text's vector is [its number]: t7 → [7]. */
+const vectors = (input: string[]) => input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
+/** The gateway's answer to `input`: its vectors, or the `data` given. */
+const answer = (input: string[], data: unknown[] = vectors(input)) => Response.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: input.length, total_tokens: input.length } });
+const rateLimited = (headers: Record<string, string> = { 'retry-after-ms': '1' }) =>
+  Response.json({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, { status: 429, headers });
 
 describe('embeddings.createMany', () => {
   it('returns every vector in input order, index = position in the whole input, usage summed', async () => {
@@ -133,11 +137,10 @@ describe('embeddings.createMany', () => {
           if (call <= 4) {
             if (call === 4) releaseBurst();
             await Promise.race([burstArrived, delay(2_000)]);
-            return HttpResponse.json({ error: { message: 'slow down', type: 'rate_limit_error' } }, { status: 429, headers: { 'retry-after': '0.2' } });
+            return rateLimited({ 'retry-after': '0.2' });
           }
           await delay(30);
-          const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
-          return HttpResponse.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: 1, total_tokens: 1 } });
+          return answer(input);
         } finally {
           inFlight--;
         }
@@ -219,8 +222,7 @@ describe('embeddings.createMany', () => {
         firstAborted = init?.signal?.aborted === true;
         if (firstAborted) throw init?.signal?.reason;
       }
-      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
-      return Response.json({ object: 'list', model: 'emb', data: input[0] === 't100' ? mangle(data) : data, usage: { prompt_tokens: 1, total_tokens: 1 } });
+      return answer(input, input[0] === 't100' ? mangle(vectors(input)) : undefined);
     };
     const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings
       .createMany({ model: 'emb', input: texts(500), encoding_format: 'float' }, { batchSize: 100, concurrency: 2 })
