@@ -31,8 +31,8 @@ export class Embeddings extends APIResource {
    * position in the whole input) with `usage` summed. `encoding_format` works as in `create`.
    * A batch that fails after its retries, or comes back without one vector per input,
    * rejects the whole call at once with `EmbeddingBatchError`, which says which inputs it
-   * held; `signal` stops sending at once. There is no model
-   * fallback: vectors of different models do not mix.
+   * held; `signal` stops sending at once. There is no model fallback: vectors of different
+   * models do not mix.
    * @example
    * const { data } = await client.embeddings.createMany(
    *   { model: 'text-embedding-3-small', input: chunks },
