@@ -29,7 +29,8 @@ try {
     console.log(`"${query}"\n${best.map((b) => `  ${b.score.toFixed(3)}  ${b.text}`).join('\n')}`);
   }
 } catch (err) {
-  // One batch failed after its retries: nothing more was sent; start/end say which inputs it held.
+  // One batch failed after its retries, or came back without a vector per input: nothing more
+  // was sent; start/end say which inputs it held.
   if (err instanceof EmbeddingBatchError) console.log(`inputs ${err.start}..${err.end - 1} failed: ${err.message}`);
   else throw err;
 }

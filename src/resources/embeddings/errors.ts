@@ -2,8 +2,8 @@ import { GatewayError } from '../../core/errors.js';
 
 /**
  * `embeddings.createMany` stopped: one batch failed (after its retries, when it was worth
- * retrying). Which inputs it held is on `start` and `end` (end exclusive); the batch's own
- * error is the `cause`.
+ * retrying), or its answer did not hold one vector per input. Which inputs it held is on
+ * `start` and `end` (end exclusive); the batch's own error is the `cause`.
  */
 export class EmbeddingBatchError extends GatewayError {
   static override readonly kind = 'EmbeddingBatchError';

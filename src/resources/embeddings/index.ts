@@ -28,17 +28,21 @@ export class Embeddings extends APIResource {
    * Embeds many texts: splits them into batches (100 by default, at most 2048), sends up to
    * `concurrency` (4) at once, halving that on a rate limit and growing it back after a run
    * of successes, and resolves to one response whose `data` is in input order (`index` = the
-   * position in the whole input) with `usage` summed. A batch that fails after its retries
-   * rejects the whole call with `EmbeddingBatchError`, which says which inputs it held;
-   * `signal` stops sending at once. There is no model fallback: vectors of different models
-   * do not mix.
+   * position in the whole input) with `usage` summed. `encoding_format` works as in `create`.
+   * A batch that fails after its retries, or comes back without one vector per input,
+   * rejects the whole call at once with `EmbeddingBatchError`, which says which inputs it
+   * held; `signal` stops sending at once. There is no model fallback: vectors of different
+   * models do not mix.
    * @example
    * const { data } = await client.embeddings.createMany(
    *   { model: 'text-embedding-3-small', input: chunks },
    *   { onProgress: ({ done, total }) => console.log(`${done}/${total}`) },
    * );
    */
-  async createMany(body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions = {}): Promise<CreateEmbeddingResponse> {
+  createMany(body: EmbeddingCreateManyParams & { encoding_format: 'base64' }, options?: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse<string>>;
+  createMany(body: EmbeddingCreateManyParams & { encoding_format?: 'float' | undefined }, options?: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse>;
+  createMany(body: EmbeddingCreateManyParams, options?: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse<number[] | string>>;
+  async createMany(body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions = {}): Promise<CreateEmbeddingResponse<number[] | string>> {
     return (await loadCalls()).createMany(this._pipeline(), body, options);
   }
 }

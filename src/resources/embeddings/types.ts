@@ -27,11 +27,13 @@ export interface CreateEmbeddingResponse<E = number[]> {
   usage: { prompt_tokens: number; total_tokens: number };
 }
 
-/** Parameters of `embeddings.createMany`: many texts, embedded in batches. Vectors come back as numbers. */
+/** Parameters of `embeddings.createMany`: many texts, embedded in batches. */
 export interface EmbeddingCreateManyParams {
   model: string;
   /** The texts, in order; none may be empty. */
   input: readonly string[];
+  /** As for `create`: `float` (numbers) or `base64` (raw strings, returned as sent). @default numbers, fetched as base64 */
+  encoding_format?: 'float' | 'base64' | undefined;
   /** Output size, for models that support shortening. Integer >= 1. */
   dimensions?: number | undefined;
   user?: string | undefined;
@@ -48,7 +50,7 @@ export interface EmbeddingProgress {
 export interface EmbeddingCreateManyOptions extends Omit<RequestOptions, 'fallbackModels'> {
   /** Inputs per request, at most 2048 (what the endpoint accepts). @default 100 */
   batchSize?: number | undefined;
-  /** Requests in flight at most; halved on a rate limit, grown back one step after a run of successes. @default 4 */
+  /** Requests in flight at most, retries included; halved on a rate limit, grown back one step after a run of successes. @default 4 */
   concurrency?: number | undefined;
   /** Called after every batch. */
   onProgress?: ((progress: EmbeddingProgress) => void) | undefined;

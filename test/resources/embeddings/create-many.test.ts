@@ -1,9 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
-import { APIUserAbortError, EmbeddingBatchError, Gateway, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
+import { delay, http } from 'msw';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, GatewayError, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
+import type { BatchCall } from '../../../src/resources/embeddings/create-many.js';
+import { BASE, client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
+import { useMswServer } from '../../helpers/msw.js';
+
+const server = useMswServer();
 
 /** A gateway as a fetch function: each text's vector is [its number]; answers can be scripted per request. */
-function gateway(answer: (call: number, input: string[]) => Response | undefined = () => undefined, delayMs = 2) {
+function gateway(script: (call: number, input: string[]) => Response | undefined = () => undefined, delayMs = 2) {
   let calls = 0;
   let inFlight = 0;
   let most = 0;
@@ -21,11 +27,10 @@ function gateway(answer: (call: number, input: string[]) => Response | undefined
     try {
       await new Promise((r) => setTimeout(r, delayMs));
       if (init?.signal?.aborted) throw init.signal.reason;
-      const scripted = answer(call, input);
+      const scripted = script(call, input);
       if (scripted) return scripted;
       pending.delete(input[0] ?? '');
-      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
-      return Response.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: input.length, total_tokens: input.length } });
+      return answer(input);
     } finally {
       inFlight--;
     }
@@ -33,7 +38,12 @@ function gateway(answer: (call: number, input: string[]) => Response | undefined
   return { fetch, stats: () => ({ calls, most, concurrency }) };
 }
 const texts = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
-const rateLimited = () => Response.json({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, { status: 429, headers: { 'retry-after-ms': '1' } });
+/** Each text's vector is [its number]: t7 → [7]. */
+const vectors = (input: string[]) => input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
+/** The gateway's answer to `input`: its vectors, or the `data` given. */
+const answer = (input: string[], data: unknown[] = vectors(input)) => Response.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: input.length, total_tokens: input.length } });
+const rateLimited = (headers: Record<string, string> = { 'retry-after-ms': '1' }) =>
+  Response.json({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, { status: 429, headers });
 
 describe('embeddings.createMany', () => {
   it('returns every vector in input order, index = position in the whole input, usage summed', async () => {
@@ -62,6 +72,34 @@ describe('embeddings.createMany', () => {
     expect(mock.requests.map((r) => (r.body as { input: string[] }).input)).toEqual([['a cat', 'a dog'], ['a car']]);
   });
 
+  it.each([
+    ['float', 'float', 'numbers'],
+    ['base64', 'base64', 'a string'],
+    [undefined, 'base64', 'numbers'],
+  ] as const)('keeps create()\'s encoding_format contract: asked %s, sends %s, returns %s', async (asked, sent, type) => {
+    const { client, mock } = mockClient();
+    const res = await client.embeddings.createMany({ model: 'text-embedding-3-small', input: ['a cat', 'a dog', 'a car'], dimensions: 4, encoding_format: asked }, { batchSize: 2 });
+    expect(mock.requests.map((r) => (r.body as { encoding_format?: unknown }).encoding_format)).toEqual([sent, sent]);
+    expect(res.data.map((d) => (typeof d.embedding === 'string' ? 'a string' : d.embedding.every((x) => typeof x === 'number') ? 'numbers' : 'other'))).toEqual([type, type, type]);
+  });
+
+  it('returns the same vectors for float, base64 decoded, and the default', async () => {
+    const { client } = mockClient();
+    const body = { model: 'text-embedding-3-small', input: ['a cat', 'a dog', 'a car'], dimensions: 4 };
+    const floats = await client.embeddings.createMany({ ...body, encoding_format: 'float' }, { batchSize: 2 });
+    const raw = await client.embeddings.createMany({ ...body, encoding_format: 'base64' }, { batchSize: 2 });
+    const decoded = await client.embeddings.createMany(body, { batchSize: 2 });
+    expectTypeOf(floats).toEqualTypeOf<CreateEmbeddingResponse>();
+    expectTypeOf(raw).toEqualTypeOf<CreateEmbeddingResponse<string>>();
+    expectTypeOf(decoded).toEqualTypeOf<CreateEmbeddingResponse>();
+    expect(decoded.data.map((d) => d.embedding)).toEqual(floats.data.map((d) => d.embedding));
+    expect(raw.data.map((d) => [d.index, atob(d.embedding).length])).toEqual([
+      [0, 16],
+      [1, 16],
+      [2, 16],
+    ]);
+  });
+
   it('halves concurrency on a rate limit and grows it back after a run of successes, losing nothing', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(1);
     const { fetch, stats } = gateway((call) => (call >= 5 && call <= 8 ? rateLimited() : undefined), 5);
@@ -79,6 +117,80 @@ describe('embeddings.createMany', () => {
     expect(Math.max(...concurrency.slice(-10))).toBe(8);
   });
 
+  /**
+   * An msw gateway whose first four requests are answered 429 (`Retry-After: 0.2`) together,
+   * once all four have arrived, so the burst is one; the rest take a while, so requests sent
+   * together overlap. Records each request's first input and the requests in flight at the
+   * server when it arrived.
+   */
+  function burstOf429s() {
+    let inFlight = 0;
+    const arrivals: Array<{ text: string; inFlight: number }> = [];
+    let releaseBurst = () => {};
+    const burstArrived = new Promise<void>((resolve) => (releaseBurst = resolve));
+    server.use(
+      http.post(`${BASE}/embeddings`, async ({ request }) => {
+        inFlight++;
+        try {
+          const { input } = (await request.json()) as { input: string[] };
+          const call = arrivals.push({ text: input[0] ?? '', inFlight });
+          if (call <= 4) {
+            if (call === 4) releaseBurst();
+            await Promise.race([burstArrived, delay(2_000)]);
+            return rateLimited({ 'retry-after': '0.2' });
+          }
+          await delay(30);
+          return answer(input);
+        } finally {
+          inFlight--;
+        }
+      }),
+    );
+    return arrivals;
+  }
+
+  it('bounds requests in flight, retries included: after four 429s at concurrency 4, at most 2 are in flight at the server', async () => {
+    const arrivals = burstOf429s();
+    const res = await mswClient().embeddings.createMany({ model: 'emb', input: texts(4), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 });
+    expect(res.data.map((d) => d.embedding[0])).toEqual([0, 1, 2, 3]);
+    expect(arrivals).toHaveLength(8);
+    expect(Math.max(...arrivals.slice(0, 4).map((a) => a.inFlight))).toBe(4);
+    expect(Math.max(...arrivals.slice(4).map((a) => a.inFlight))).toBeLessThanOrEqual(2);
+  });
+
+  it('starts no new batch while rate-limited ones wait to be retried: the retries go first', async () => {
+    const arrivals = burstOf429s();
+    const res = await mswClient().embeddings.createMany({ model: 'emb', input: texts(8), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 });
+    expect(res.data.map((d) => d.embedding[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(arrivals).toHaveLength(12);
+    // Under the halved limit of 2, the first two requests after the burst are retries.
+    expect(arrivals.slice(4, 6).map((a) => a.text).every((text) => ['t0', 't1', 't2', 't3'].includes(text))).toBe(true);
+  });
+
+  it('a retry waiting for a slot gives up when the call is aborted', async () => {
+    const { createMany } = await import('../../../src/resources/embeddings/create-many.js');
+    const controller = new AbortController();
+    let waited: Promise<unknown> = new Promise(() => {});
+    const info = { method: 'POST', url: 'http://x/v1/embeddings', baseURL: 'http://x/v1', attempt: 1, idempotencyKey: undefined, error: new GatewayError('slow down'), status: 429, delayMs: 0, nextBaseURL: 'http://x/v1' };
+    let retried = () => {};
+    const call: BatchCall = async (input, options, { onRetry, beforeRetry }) => {
+      await delay(1);
+      // Batch t0 meets a 429 (the limit halves to 1) while t1 holds the only slot, so t0's retry waits.
+      if (input[0] === 't0') {
+        onRetry?.(info);
+        waited = Promise.resolve(beforeRetry?.(info)).then(() => 'sent', (e: unknown) => e);
+        retried();
+      }
+      return new Promise((_, reject) => options.signal?.addEventListener('abort', () => reject(new APIUserAbortError())));
+    };
+    const waiting = new Promise<void>((resolve) => (retried = resolve));
+    const done = createMany(call, { model: 'emb', input: texts(2) }, { batchSize: 1, concurrency: 2, signal: controller.signal }).catch((e: unknown) => e);
+    await waiting;
+    controller.abort();
+    expect(await done).toBeInstanceOf(APIUserAbortError);
+    expect(await Promise.race([waited, delay(1_000).then(() => 'still waiting')])).toBeInstanceOf(APIUserAbortError);
+  });
+
   it('rejects with EmbeddingBatchError naming the input range of a batch that failed after its retries, sending nothing more', async () => {
     const { fetch, stats } = gateway((call) => (call === 3 ? Response.json({ error: { message: 'boom' } }, { status: 500 }) : undefined));
     const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch, maxRetries: 0 }).embeddings
@@ -88,6 +200,39 @@ describe('embeddings.createMany', () => {
     expect(err).toMatchObject({ start: 20, end: 30, message: expect.stringMatching(/inputs 20 to 29 \(of 100\)/) });
     expect((err as Error).cause).toBeInstanceOf(InternalServerError);
     expect(stats().calls).toBe(3);
+  });
+
+  it.each([
+    ['99 vectors for 100 inputs', (data: Array<{ index?: number }>) => data.slice(0, 99), /99 vectors for 100 inputs/],
+    ['an index twice', (data: Array<{ index?: number }>) => data.map((d, i) => (i === 99 ? { ...d, index: 0 } : d)), /indexes/],
+    ['an index past the batch', (data: Array<{ index?: number }>) => data.map((d, i) => (i === 99 ? { ...d, index: 100 } : d)), /indexes/],
+    ['a vector without an index', (data: Array<{ index?: number }>) => data.map((d, i) => (i === 99 ? { ...d, index: undefined } : d)), /indexes/],
+  ])('rejects at once with EmbeddingBatchError naming the range of a batch answered with %s, aborting the batches in flight', async (_, mangle, message) => {
+    let calls = 0;
+    let firstAborted = false;
+    const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+      calls++;
+      const { input } = JSON.parse(String(init?.body)) as { input: string[] };
+      if (input[0] === 't0') {
+        // The first batch is answered only once aborted (or, were it never aborted, after a while).
+        await new Promise<void>((resolve) => {
+          init?.signal?.addEventListener('abort', () => resolve(), { once: true });
+          setTimeout(resolve, 2_000);
+        });
+        firstAborted = init?.signal?.aborted === true;
+        if (firstAborted) throw init?.signal?.reason;
+      }
+      return answer(input, input[0] === 't100' ? mangle(vectors(input)) : undefined);
+    };
+    const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings
+      .createMany({ model: 'emb', input: texts(500), encoding_format: 'float' }, { batchSize: 100, concurrency: 2 })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EmbeddingBatchError);
+    expect(err).toMatchObject({ start: 100, end: 200, message: expect.stringMatching(/inputs 100 to 199 \(of 500\)/) });
+    expect((err as Error).cause).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toMatch(message);
+    expect(firstAborted).toBe(true);
+    expect(calls).toBe(2);
   });
 
   it('stops sending at once when aborted', async () => {
