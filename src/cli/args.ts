@@ -63,19 +63,55 @@ function refuseApiKey(args: readonly string[], command?: string): void {
 }
 
 /**
+ * `--timeout -5` as `--timeout=-5`: parseArgs takes a value that starts with a dash for an
+ * option of its own and calls it "ambiguous"; no option here is a digit, so a dash followed
+ * by a digit is always a (negative) value, which the option's own check then explains.
+ */
+function joinDashedValues(args: readonly string[], options: OptionTable): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') return [...joined, ...args.slice(i)];
+    const next = args[i + 1];
+    const long = arg.startsWith('--') ? arg.slice(2) : Object.keys(options).find((name) => arg === `-${options[name]?.short ?? ''}`);
+    if (next !== undefined && /^-\.?\d/.test(next) && long !== undefined && options[long]?.type === 'string') {
+      joined.push(`--${long}=${next}`);
+      i++;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
+/**
  * Parses a command's arguments (its own options plus the global ones) strictly: an unknown
- * option, a missing value or a stray argument is a {@link UsageError}.
+ * option or a missing value is a {@link UsageError}.
  */
 export function parseCommandArgs(args: readonly string[], options: OptionTable, command?: string): { values: OptionValues; positionals: string[] } {
   refuseApiKey(args, command);
+  const table = { ...globalOptions, ...options };
   try {
-    const parsed = parseArgs({ args: [...args], options: { ...globalOptions, ...options }, strict: true, allowPositionals: true });
+    const parsed = parseArgs({ args: joinDashedValues(args, table), options: table, strict: true, allowPositionals: true });
     return { values: parsed.values as OptionValues, positionals: parsed.positionals };
   } catch (error) {
     // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes; keep its first sentence.
     const message = error instanceof Error ? (error.message.split(/\.\s/)[0] ?? error.message) : String(error);
     throw new UsageError(message.replace(/\.$/, ''), command);
   }
+}
+
+/**
+ * Refuses positional arguments beyond the `accepted` one (a command's prompt or file),
+ * naming them: a stray word is more likely a mistake (an unquoted prompt, a misspelt
+ * option) than something to ignore. `helpCommand` is whose help the message points at.
+ */
+export function refuseExtraPositionals(positionals: readonly string[], accepted: string | undefined, command: string, helpCommand: string | undefined = command): void {
+  const extra = positionals.slice(accepted ? 1 : 0);
+  if (extra.length === 0) return;
+  const named = extra.map((a) => `'${a}'`).join(', ');
+  const takes = accepted ? `one <${accepted}>${accepted === 'prompt' ? ' (quote the prompt if it has spaces)' : ''}` : 'no arguments';
+  throw new UsageError(`Unexpected argument${extra.length > 1 ? 's' : ''} ${named}: '${command}' takes ${takes}`, helpCommand);
 }
 
 /** A string option's value, if given (an empty value counts as not given). */
@@ -92,22 +128,17 @@ export function requireOption(values: OptionValues, name: string, command: strin
 }
 
 /**
- * A whole-number option within bounds, or a {@link UsageError} saying what is expected.
+ * A whole-number option within bounds, or a {@link UsageError} saying what is expected
+ * (`expected`, when given, words it for the option: "a positive number of milliseconds").
  * @example integerOption(values, 'max-retries', { min: 0 }, 'chat')
  */
-export function integerOption(values: OptionValues, name: string, bounds: { min: number; max?: number }, command?: string): number | undefined {
+export function integerOption(values: OptionValues, name: string, bounds: { min: number; max?: number; expected?: string }, command?: string): number | undefined {
   const text = stringOption(values, name);
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < bounds.min || (bounds.max !== undefined && n > bounds.max)) {
     const range = bounds.max === undefined ? `>= ${bounds.min}` : `from ${bounds.min} to ${bounds.max}`;
-    throw new UsageError(`Option --${name} must be a whole number ${range}, got '${text}'`, command);
+    throw new UsageError(`Option --${name} must be ${bounds.expected ?? `a whole number ${range}`}, got '${text}'`, command);
   }
   return n;
-}
-
-/** Exactly one positional argument (the prompt or the file), or a {@link UsageError}. */
-export function singlePositional(positionals: readonly string[], what: string, command: string): string | undefined {
-  if (positionals.length > 1) throw new UsageError(`Expected one ${what}, got ${positionals.length} arguments (quote the ${what} if it has spaces)`, command);
-  return positionals[0];
 }

@@ -1,11 +1,17 @@
 import type { Gateway } from 'unified-gateway';
 import type { OptionTable, OptionValues } from './args.js';
 
+/** Where text goes; the process's streams, or wrappers around them. */
+export interface TextOutput {
+  write(text: string): unknown;
+  isTTY?: boolean | undefined;
+}
+
 /** Where a command reads and writes; the process's streams, or fakes. */
 export interface CommandIO {
-  stdout: NodeJS.WritableStream;
+  stdout: TextOutput;
   /** Progress and messages; `isTTY` decides between a redrawn line and plain lines. */
-  stderr: NodeJS.WritableStream & { isTTY?: boolean | undefined };
+  stderr: TextOutput;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
   env: NodeJS.ProcessEnv;
 }
@@ -29,5 +35,7 @@ export interface Command {
   /** The full text of `unified-gateway <name> --help`, without the global options. */
   help: string;
   options: OptionTable;
+  /** The one positional argument the command takes (`prompt`, `file`), if any; more are refused. */
+  argument?: string;
   run(context: CommandContext): Promise<void>;
 }

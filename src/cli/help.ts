@@ -35,7 +35,7 @@ Environment:
 Exit codes:
   0    success
   1    the gateway or the network failed (an API error, a timeout, a failed task)
-  2    bad arguments or missing configuration
+  2    bad arguments or configuration
   130  interrupted (Ctrl-C)
 `;
 }

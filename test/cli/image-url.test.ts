@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const KEY = 'sk-cli-url-test-4567';
 let imageURL = '';
 let redirectTo = '';
+let flakyFailed = false;
 const seen: Array<{ server: 'gateway' | 'cdn'; path: string; authorization: string | undefined }> = [];
 
 function files(server: 'gateway' | 'cdn') {
@@ -20,6 +21,9 @@ function files(server: 'gateway' | 'cdn') {
     req.resume();
     if (req.method === 'POST' && req.url === '/v1/images/generations') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ created: 0, data: [{ url: imageURL }] }));
+    } else if (req.url === '/files/flaky.png' && !flakyFailed) {
+      flakyFailed = true;
+      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'busy' } }));
     } else if (req.url === '/files/moved.png') {
       res.writeHead(302, { location: redirectTo }).end();
     } else if (req.url?.startsWith('/files/')) {
@@ -45,11 +49,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function generate(url: string) {
+let runs = 0;
+async function generate(url: string, args: string[] = []) {
   imageURL = url;
   seen.length = 0;
-  const out = join(dir, `image-${Date.now()}.png`);
-  const run = await runCli(['image', 'a cat', '--out', out], { env: { GATEWAY_API_KEY: KEY, GATEWAY_BASE_URL: gateway.url } });
+  const out = join(dir, `image-${++runs}.png`);
+  const run = await runCli(['image', 'a cat', '--out', out, ...args], { env: { GATEWAY_API_KEY: KEY, GATEWAY_BASE_URL: gateway.url } });
   return { run, out };
 }
 
@@ -78,9 +83,27 @@ describe('image, when the gateway answers with a URL only', { timeout: 20_000 },
     ]);
   });
 
-  it('exits 1 naming the URL without its query when the file is missing', async () => {
-    const { run } = await generate(`${origin(cdn)}/missing.png?sig=secret-token`);
+  it('resolves a relative URL against the base URL and sends the key there', async () => {
+    const { run, out } = await generate('/files/cat.png');
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(out)).toEqual(PNG);
+    expect(seen.find((r) => r.path === '/files/cat.png')).toEqual({ server: 'gateway', path: '/files/cat.png', authorization: `Bearer ${KEY}` });
+  });
+
+  it('retries a download the server could not serve for a moment (the SDK download path)', async () => {
+    flakyFailed = false;
+    const { run, out } = await generate(`${origin(cdn)}/files/flaky.png`, ['--max-retries', '1']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(out)).toEqual(PNG);
+    expect(seen.filter((r) => r.path === '/files/flaky.png')).toHaveLength(2);
+  });
+
+  it('exits 1 with the SDK error naming the URL when the file is missing, and writes nothing', async () => {
+    const { run, out } = await generate(`${origin(cdn)}/missing.png`, ['--max-retries', '0']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`FileDownloadError: Downloading ${origin(cdn)}/missing.png failed: HTTP 404\n`);
+    expect(run.stderr).toMatch(new RegExp(`^NotFoundError: 404 .*GET ${origin(cdn)}/missing\\.png`));
+    expect(run.stdout + run.stderr).not.toContain(KEY);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.part`)).toBe(false);
   });
 });

@@ -53,3 +53,12 @@ describe('the API key never reaches stdout or stderr', { timeout: 20_000 }, () =
     expect(run.stdout + run.stderr).not.toContain(SECRET_KEY);
   });
 });
+
+describe("the command line's own messages are redacted too", { timeout: 20_000 }, () => {
+  it('a base URL that holds the key is refused without printing it', async () => {
+    const run = await runCli(['models'], { env: { GATEWAY_API_KEY: SECRET_KEY, GATEWAY_BASE_URL: `http://127.0.0.1:9/${SECRET_KEY}` } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("must end in /v1 (e.g. http://127.0.0.1:9/v1), got 'http://127.0.0.1:9/[REDACTED]'");
+    expect(run.stdout + run.stderr).not.toContain(SECRET_KEY);
+  });
+});

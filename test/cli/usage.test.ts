@@ -68,14 +68,25 @@ describe('bad arguments exit 2 with a usage message on stderr', { timeout: 20_00
     [['transcribe'], 'Missing <file>'],
     [['transcribe', 'no-such-file.wav'], "Cannot read 'no-such-file.wav'"],
     [['transcribe', 'package.json', '--format', 'xml'], '--format must be one of json, text, srt, vtt, verbose_json'],
-    [['models', '--max-retries', '-1'], '--max-retries'],
-    [['models', '--timeout', 'soon'], '--timeout must be a whole number'],
-    [['chat', 'one', 'two', '--model', 'gpt-4o-mini'], 'Expected one prompt'],
+    [['transcribe', 'src'], "Cannot read 'src': it is a directory"],
+    [['models', '--max-retries', '-1'], "Option --max-retries must be a whole number from 0 to 100, got '-1'"],
+    [['models', '--timeout', 'soon'], "Option --timeout must be a positive whole number of milliseconds, got 'soon'"],
+    [['models', '--timeout', '-5'], "Option --timeout must be a positive whole number of milliseconds, got '-5'"],
+    [['--timeout', '-5', 'models'], "Option --timeout must be a positive whole number of milliseconds, got '-5'"],
+    [['video', 'waves', '-d', '-5', '--out', 'v.mp4'], "Option --duration must be a whole number >= 1, got '-5'"],
+    [['models', 'foo'], "Unexpected argument 'foo': 'models' takes no arguments"],
+    [['models', 'foo', 'bar'], "Unexpected arguments 'foo', 'bar': 'models' takes no arguments"],
+    [['chat', 'one', 'two', '--model', 'gpt-4o-mini'], "Unexpected argument 'two': 'chat' takes one <prompt> (quote the prompt if it has spaces)"],
+    [['image', 'a', 'cat', '--out', 'x.png'], "Unexpected argument 'cat': 'image' takes one <prompt>"],
+    [['video', 'waves', 'crash', '--duration', '5', '--out', 'v.mp4'], "Unexpected argument 'crash': 'video' takes one <prompt>"],
+    [['transcribe', 'package.json', 'README.md'], "Unexpected argument 'README.md': 'transcribe' takes one <file>"],
+    [['help', 'models', 'chat'], "Unexpected argument 'chat': 'help' takes one <command>"],
     [['chat', '--model', 'gpt-4o-mini'], 'The prompt read from stdin is empty'],
   ])('%j', async (args, message) => {
     const run = await runCli(args, { env: unreachable, cwd: new URL('../..', import.meta.url).pathname });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
+    expect(run.stderr).not.toContain('ambiguous');
     expect(run.stderr).toMatch(/Run 'unified-gateway( \w+)? --help' for usage/);
     expect(run.stdout).toBe('');
   });
@@ -113,6 +124,24 @@ describe('missing configuration exits 2 naming the variable', { timeout: 20_000 
     const run = await runCli(['models', '--base-url', 'gateway.example'], { env: { GATEWAY_API_KEY: 'k' } });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Invalid base URL (--base-url or GATEWAY_BASE_URL)');
+  });
+
+  it.each([
+    [['--base-url', 'http://127.0.0.1:9'], {}, "Invalid base URL (--base-url or GATEWAY_BASE_URL): must end in /v1 (e.g. http://127.0.0.1:9/v1), got 'http://127.0.0.1:9'"],
+    [[], { GATEWAY_BASE_URL: 'http://127.0.0.1:9/api/' }, 'Invalid base URL (--base-url or GATEWAY_BASE_URL): must end in /v1'],
+    [['--backup-base-url', 'http://127.0.0.1:9'], { GATEWAY_BASE_URL: 'http://127.0.0.1:9/v1' }, 'Invalid backup base URL (--backup-base-url or GATEWAY_BACKUP_BASE_URL): must end in /v1'],
+  ])('with a base URL not ending in /v1: %j %j', async (args, env, message) => {
+    // Port 9 is refused by fetch: had anything been sent, this would be exit 1.
+    const run = await runCli(['models', '--max-retries', '0', ...args], { env: { GATEWAY_API_KEY: 'k', ...env } });
+    expect(run.code).toBe(2);
+    expect(run.stderr.startsWith(`unified-gateway: ${message}`), run.stderr).toBe(true);
+    expect(run.stderr.trimEnd()).not.toContain('\n');
+  });
+
+  it('accepts a base URL ending in /v1/ (a trailing slash)', async () => {
+    const run = await runCli(['models', '--max-retries', '0', '--base-url', 'http://127.0.0.1:9/v1/'], { env: { GATEWAY_API_KEY: 'k' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^APIConnectionError: /);
   });
 
   it('exits 1, not 2, when the configuration is fine but the gateway cannot be reached', async () => {

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'unified-gateway';
-import { singlePositional, stringOption, UsageError } from '../args.js';
+import { stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { resolvePrompt } from '../resolve-prompt.js';
 
@@ -26,10 +26,11 @@ Examples:
     system: { type: 'string' },
     'no-stream': { type: 'boolean' },
   },
+  argument: 'prompt',
   async run({ values, positionals, client, signal, io }) {
     const model = stringOption(values, 'model') ?? io.env.GATEWAY_MODEL?.trim();
     if (!model) throw new UsageError('Missing model: pass --model or set the GATEWAY_MODEL environment variable', 'chat');
-    const prompt = await resolvePrompt(singlePositional(positionals, 'prompt', 'chat'), io, 'chat');
+    const prompt = await resolvePrompt(positionals[0], io, 'chat');
     const system = stringOption(values, 'system');
     const messages: ChatCompletionMessageParam[] = [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: prompt }];
 

@@ -1,9 +1,8 @@
-import { writeFile } from 'node:fs/promises';
 import type { ImageSize } from 'unified-gateway';
-import { requireOption, singlePositional, stringOption, UsageError } from '../args.js';
+import { requireOption, stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { checkOutPath, writeOut } from '../out-file.js';
 import { resolvePrompt } from '../resolve-prompt.js';
-import { fetchFile } from '../fetch-file.js';
 
 /** `unified-gateway image <prompt> --out F`: one generated image, written to a file. */
 export const image: Command = {
@@ -28,27 +27,30 @@ Examples:
     model: { type: 'string', short: 'm' },
     size: { type: 'string' },
   },
+  argument: 'prompt',
   async run({ values, positionals, client, signal, io }) {
     const out = requireOption(values, 'out', 'image');
     const size = stringOption(values, 'size');
     if (size !== undefined && !/^\d+x\d+$/.test(size)) throw new UsageError(`Option --size must look like 1024x1024, got '${size}'`, 'image');
-    const prompt = await resolvePrompt(singlePositional(positionals, 'prompt', 'image'), io, 'image');
+    await checkOutPath(out, 'image');
+    const prompt = await resolvePrompt(positionals[0], io, 'image');
     const gateway = client();
     const { data } = await gateway.images.generate(
       { model: stringOption(values, 'model') ?? 'dall-e-3', prompt, n: 1, response_format: 'b64_json', ...(size ? { size: size as ImageSize } : {}) },
       { signal },
     );
     const first = data[0];
-    let bytes: Uint8Array;
     if (first?.b64_json) {
-      bytes = Buffer.from(first.b64_json, 'base64');
+      await writeOut(out, Buffer.from(first.b64_json, 'base64'), signal);
     } else if (first?.url) {
-      const trustedOrigins = [gateway.baseURL, gateway.backupBaseURL].flatMap((base) => (base ? [new URL(base).origin] : []));
-      bytes = await fetchFile(new URL(first.url, gateway.baseURL).href, { apiKey: io.env.GATEWAY_API_KEY?.trim(), trustedOrigins, signal });
+      // videos.download takes any URL, not only a video's (a relative one against the base
+      // URL), and sends the key only to the client's own base-URL origins, redirects included.
+      const response = await gateway.videos.download(first.url, { signal });
+      if (!response.body) throw new Error('The image download has no body.');
+      await writeOut(out, response.body, signal);
     } else {
       throw new Error('The gateway answered without an image (no b64_json and no url in data[0]).');
     }
-    await writeFile(out, bytes);
     io.stdout.write(`${out}\n`);
   },
 };

@@ -1,11 +1,24 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { singlePositional, stringOption, UsageError } from '../args.js';
+import { constants, createReadStream } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 
 const FORMATS = ['json', 'text', 'srt', 'vtt', 'verbose_json'] as const;
 type Format = (typeof FORMATS)[number];
 const isFormat = (value: string): value is Format => (FORMATS as readonly string[]).includes(value);
+
+/** Refuses, before anything is sent, a <file> that is missing, a directory, or unreadable, saying which. */
+async function checkAudioFile(file: string): Promise<void> {
+  const refuse = (why: string) => new UsageError(`Cannot read '${file}': ${why}`, 'transcribe');
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    throw refuse(error.code === 'ENOENT' || error.code === 'ENOTDIR' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message);
+  });
+  if (info.isDirectory()) throw refuse('it is a directory; give an audio file');
+  if (!info.isFile()) throw refuse('not a regular file');
+  await access(file, constants.R_OK).catch(() => {
+    throw refuse('permission denied');
+  });
+}
 
 /** `unified-gateway transcribe <file>`: speech to text, printed to stdout. */
 export const transcribe: Command = {
@@ -29,13 +42,13 @@ Examples:
     language: { type: 'string' },
     format: { type: 'string' },
   },
+  argument: 'file',
   async run({ values, positionals, client, signal, io }) {
-    const file = singlePositional(positionals, 'file', 'transcribe');
+    const file = positionals[0];
     if (file === undefined) throw new UsageError('Missing <file>: the audio file to transcribe', 'transcribe');
     const format = stringOption(values, 'format') ?? 'json';
     if (!isFormat(format)) throw new UsageError(`Option --format must be one of ${FORMATS.join(', ')}, got '${format}'`, 'transcribe');
-    const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile()) throw new UsageError(`Cannot read '${file}': no such file`, 'transcribe');
+    await checkAudioFile(file);
 
     const result = await client().audio.transcriptions.create(
       { file: createReadStream(file), model: stringOption(values, 'model') ?? 'whisper-1', language: stringOption(values, 'language'), response_format: format },

@@ -1,11 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { VideoDuration } from 'unified-gateway';
-import { integerOption, requireOption, singlePositional, stringOption, UsageError } from '../args.js';
+import { integerOption, requireOption, stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { checkOutPath, writeOut } from '../out-file.js';
 import { resolvePrompt } from '../resolve-prompt.js';
 import { createProgress } from '../progress.js';
 
@@ -38,19 +34,20 @@ Examples:
     model: { type: 'string', short: 'm' },
     'poll-ms': { type: 'string' },
   },
+  argument: 'prompt',
   async run({ values, positionals, client, signal, io }) {
     const duration = integerOption(values, 'duration', { min: 1 }, 'video');
     if (duration === undefined) throw new UsageError('Missing required option --duration (5, 10, 15 or 20)', 'video');
     if (!DURATIONS.includes(duration)) throw new UsageError(`Option --duration must be 5, 10, 15 or 20 (seconds), got ${duration}`, 'video');
     const out = requireOption(values, 'out', 'video');
     const pollIntervalMs = integerOption(values, 'poll-ms', { min: 0 }, 'video');
-    const prompt = await resolvePrompt(singlePositional(positionals, 'prompt', 'video'), io, 'video');
+    await checkOutPath(out, 'video');
+    const prompt = await resolvePrompt(positionals[0], io, 'video');
     const gateway = client();
 
     const progress = createProgress(io.stderr);
     let taskId: string | undefined;
     let downloading = false;
-    const partial = `${out}.part`;
     try {
       const task = await gateway.videos.generateAndWait(
         { model: stringOption(values, 'model') ?? 'vendor_video2', prompt, duration: duration as VideoDuration },
@@ -66,14 +63,10 @@ Examples:
       downloading = true;
       const response = await gateway.videos.download(task, { signal, onProgress: (p) => progress.download(p) });
       if (!response.body) throw new Error(`The download of video task ${task.id} has no body.`);
-      // Written next to the target and renamed at the end: an interrupted download never
-      // leaves a truncated file under the name asked for.
-      await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(partial), { signal });
-      await rename(partial, out);
+      await writeOut(out, response.body, signal);
       progress.finish();
     } catch (error) {
       progress.clear();
-      await rm(partial, { force: true });
       if (taskId && signal.aborted) {
         io.stderr.write(downloading ? `Stopped downloading video task ${taskId}.\n` : `Stopped waiting for video task ${taskId}; it keeps running on the gateway.\n`);
       }
