@@ -63,8 +63,28 @@ describe('built package: declared values exist at run time', () => {
     expect(names).toContain(declarations.includes('testing') ? 'createMockGateway' : 'Gateway');
     for (const build of builds) {
       const load = build.endsWith('.cjs') ? `require(${JSON.stringify(`./${build}`)})` : `await import(${JSON.stringify(`./${build}`)})`;
-      const out = run(`const { createRequire } = await import('node:module'); const require = createRequire(process.cwd() + '/'); const m = ${load}; console.log(JSON.stringify(${JSON.stringify(names)}.filter((n) => m[n] === undefined)));`, 'module');
-      expect({ build, missing: JSON.parse(out) }).toEqual({ build, missing: [] });
+      // A function's name is what stacks and console.log show: it must be the exported name.
+      const out = run(
+        `const { createRequire } = await import('node:module'); const require = createRequire(process.cwd() + '/'); const m = ${load};
+         const names = ${JSON.stringify(names)};
+         console.log(JSON.stringify({ missing: names.filter((n) => m[n] === undefined), misnamed: names.filter((n) => n !== 'default' && typeof m[n] === 'function' && m[n].name !== n).map((n) => n + ': ' + m[n].name) }));`,
+        'module',
+      );
+      expect({ build, ...JSON.parse(out) }).toEqual({ build, missing: [], misnamed: [] });
     }
+  });
+});
+
+describe('built package: class names', () => {
+  it.each(['dist/index.js', 'dist/node/index.js', 'dist/index.cjs'])('are the source names in %s, as console.log shows them', (build) => {
+    const load = build.endsWith('.cjs') ? `require(${JSON.stringify(`./${build}`)})` : `await import(${JSON.stringify(`./${build}`)})`;
+    const out = run(
+      `const { createRequire } = await import('node:module'); const require = createRequire(process.cwd() + '/'); const { inspect } = await import('node:util');
+       const { Gateway } = ${load};
+       const client = new Gateway({ apiKey: 'k', baseURL: 'https://x.example/v1' });
+       console.log(JSON.stringify([Gateway.name, client.chat.completions.constructor.name, client.completions.constructor.name, inspect(client, { depth: 1 }).split('\\n').filter((l) => /^\\S|chat|completions:|audio/.test(l))]));`,
+      'module',
+    );
+    expect(JSON.parse(out)).toEqual(['Gateway', 'Completions', 'Completions', ['Gateway {', '  chat: Chat { completions: Completions {} },', '  completions: Completions {},', '  audio: Audio { transcriptions: Transcriptions {} },', '}']]);
   });
 });
