@@ -11,6 +11,10 @@ const shared: Options = {
   external: ['node:http'],
   removeNodeProtocol: false,
   outDir: out,
+  // Bundling renames classes (Gateway's inner binding becomes _Gateway; the second
+  // `Completions` becomes Completions2), and a class's name is what console.log and stack
+  // traces show. Costs about 0.5 KB gzip on dist/index.js (an __name call per function).
+  keepNames: true,
 };
 
 /**

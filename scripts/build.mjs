@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { markTypeOnlyExports } from './type-only-exports.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = join(root, '.tmp', 'build-stamp');
-const inputs = ['src', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const inputs = ['src', 'scripts/build.mjs', 'scripts/type-only-exports.mjs', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
 const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js', 'dist/testing.cjs', 'dist/testing.d.ts', 'dist/node/index.js', 'dist/node/testing.js', 'dist/cli.js'];
 
 function* files(path) {
@@ -41,6 +42,13 @@ try {
   // tsup reports type errors of the declaration build on stdout/stderr: show them.
   process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
   console.error('build: failed');
+  process.exit(1);
+}
+try {
+  markTypeOnlyExports(join(root, 'src', 'index.ts'), [join(staging, 'index.d.ts'), join(staging, 'index.d.cts')]);
+  markTypeOnlyExports(join(root, 'src', 'testing', 'index.ts'), [join(staging, 'testing.d.ts'), join(staging, 'testing.d.cts')]);
+} catch (error) {
+  console.error(`build: ${error.message}`);
   process.exit(1);
 }
 const previous = join(root, '.tmp', 'dist-previous');

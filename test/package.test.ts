@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // Runs in fresh Node processes against the built package (npm test builds first), through
@@ -38,5 +40,51 @@ describe('built package', () => {
       'commonjs',
     );
     expect(out).toBe('true|true|true|function|function|function');
+  });
+});
+
+/** Names a bundled declaration file exports as values (not `type`), `default` included. */
+function declaredValues(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  return source.statements.flatMap((s) =>
+    ts.isExportDeclaration(s) && !s.isTypeOnly && s.exportClause && ts.isNamedExports(s.exportClause) ? s.exportClause.elements.filter((e) => !e.isTypeOnly).map((e) => e.name.text) : [],
+  );
+}
+
+describe('built package: declared values exist at run time', () => {
+  const cases = [
+    ['dist/index.d.ts', ['dist/index.js', 'dist/node/index.js']],
+    ['dist/index.d.cts', ['dist/index.cjs']],
+    ['dist/testing.d.ts', ['dist/testing.js', 'dist/node/testing.js']],
+    ['dist/testing.d.cts', ['dist/testing.cjs']],
+  ] as const;
+  it.each(cases)('every value %s exports is in its JS', (declarations, builds) => {
+    const names = declaredValues(declarations);
+    expect(names).toContain(declarations.includes('testing') ? 'createMockGateway' : 'Gateway');
+    for (const build of builds) {
+      const load = build.endsWith('.cjs') ? `require(${JSON.stringify(`./${build}`)})` : `await import(${JSON.stringify(`./${build}`)})`;
+      // A function's name is what stacks and console.log show: it must be the exported name.
+      const out = run(
+        `const { createRequire } = await import('node:module'); const require = createRequire(process.cwd() + '/'); const m = ${load};
+         const names = ${JSON.stringify(names)};
+         console.log(JSON.stringify({ missing: names.filter((n) => m[n] === undefined), misnamed: names.filter((n) => n !== 'default' && typeof m[n] === 'function' && m[n].name !== n).map((n) => n + ': ' + m[n].name) }));`,
+        'module',
+      );
+      expect({ build, ...JSON.parse(out) }).toEqual({ build, missing: [], misnamed: [] });
+    }
+  });
+});
+
+describe('built package: class names', () => {
+  it.each(['dist/index.js', 'dist/node/index.js', 'dist/index.cjs'])('are the source names in %s, as console.log shows them', (build) => {
+    const load = build.endsWith('.cjs') ? `require(${JSON.stringify(`./${build}`)})` : `await import(${JSON.stringify(`./${build}`)})`;
+    const out = run(
+      `const { createRequire } = await import('node:module'); const require = createRequire(process.cwd() + '/'); const { inspect } = await import('node:util');
+       const { Gateway } = ${load};
+       const client = new Gateway({ apiKey: 'k', baseURL: 'https://x.example/v1' });
+       console.log(JSON.stringify([Gateway.name, client.chat.completions.constructor.name, client.completions.constructor.name, inspect(client, { depth: 1 }).split('\\n').filter((l) => /^\\S|chat|completions:|audio/.test(l))]));`,
+      'module',
+    );
+    expect(JSON.parse(out)).toEqual(['Gateway', 'Completions', 'Completions', ['Gateway {', '  chat: Chat { completions: Completions {} },', '  completions: Completions {},', '  audio: Audio { transcriptions: Transcriptions {} },', '}']]);
   });
 });

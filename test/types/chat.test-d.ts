@@ -32,7 +32,7 @@ const extras = { top_k: 40 };
 void client.chat.completions.create({ model: 'm', messages, ...extras });
 
 // Other endpoints: overloads follow the parameters.
-import type { Completion, CreateEmbeddingResponse, Response as GatewayResponse, ResponseStream, Stream, Transcription, TranscriptionVerbose, VideoTask } from '../../src/index.js';
+import type { Completion, CreateEmbeddingResponse, Response as GatewayResponse, ResponseStream, Stream, Transcription, TranscriptionVerbose, VideoModel, VideoTask } from '../../src/index.js';
 expectTypeOf(client.completions.create({ model: 'm', prompt: 'p' })).toEqualTypeOf<APIPromise<Completion>>();
 expectTypeOf(client.completions.create({ model: 'm', prompt: 'p', stream: true })).toEqualTypeOf<APIPromise<Stream<Completion>>>();
 expectTypeOf(client.embeddings.create({ model: 'm', input: 'x' })).toEqualTypeOf<APIPromise<CreateEmbeddingResponse>>();
@@ -72,3 +72,8 @@ expectTypeOf(tool.function.name).toEqualTypeOf<'lookup'>();
 void client.chat.completions.runTools({ model: 'm', messages, tools: [tool] }, { onStep: (step) => expectTypeOf(step.toolResults[0]?.args).toEqualTypeOf<{ city: string } | undefined>() });
 // @ts-expect-error a tool's run receives its schema's output type
 defineTool({ name: 'bad', parameters: schema, run: (args: { town: string }) => args.town });
+// The documented video models are members of the union, so editors offer them (a
+// `${string}_video2` member would absorb them); test/types/completions.test.ts asks an editor.
+expectTypeOf<Extract<VideoModel, 'vendor_video2'>>().toEqualTypeOf<'vendor_video2'>();
+expectTypeOf<Extract<VideoModel, 'vendor_video2-landscape'>>().toEqualTypeOf<'vendor_video2-landscape'>();
+expectTypeOf<'anything'>().toMatchTypeOf<VideoModel>();

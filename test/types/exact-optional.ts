@@ -15,6 +15,14 @@ export async function reply(): Promise<void> {
   await client.chat.completions.create({ model: 'gpt-4o-mini', messages: history, stream: undefined }, options);
   await client.images.generate({ model: 'dall-e-3', prompt: 'x', size: undefined, n: undefined });
   await client.embeddings.create({ model: 'text-embedding-3-small', input: 'x', dimensions: undefined });
+  await client.chat.completions.create({ model: 'gpt-4o-mini', messages: history, stream: true, stream_options: { include_usage: undefined } });
+  await client.chat.completions.create({ model: 'gpt-4o-mini', messages: history, response_format: { type: 'json_schema', json_schema: { name: 'answer', description: undefined, schema: undefined, strict: undefined } } });
+  await client.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'x', stream: true, stream_options: { include_usage: undefined } });
+  await client.responses.create({
+    model: 'gpt-4o-mini',
+    input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x.example/a.png', detail: undefined }] }],
+    text: { format: { type: 'json_schema', name: 'answer', schema: {}, strict: undefined } },
+  });
   await client.videos.generateAndWait({ model: 'vendor_video2', prompt: 'x', duration: 5, async: undefined }, { pollIntervalMs: undefined, onProgress: undefined });
 }
 

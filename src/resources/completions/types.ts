@@ -25,7 +25,7 @@ export interface CompletionCreateParamsBase {
   seed?: number | null | undefined;
   user?: string | undefined;
   stream?: boolean | null | undefined;
-  stream_options?: { include_usage?: boolean } | null | undefined;
+  stream_options?: { include_usage?: boolean | undefined } | null | undefined;
 }
 
 export interface CompletionCreateParamsNonStreaming extends CompletionCreateParamsBase {

@@ -4,7 +4,7 @@ import type { ChatCompletionContentPartImage } from '../chat/completions/types.j
 export interface ResponseInputMessage {
   type?: 'message' | undefined;
   role: 'user' | 'assistant' | 'system' | 'developer';
-  content: string | Array<{ type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail?: 'auto' | 'low' | 'high' } | ChatCompletionContentPartImage>;
+  content: string | Array<{ type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail?: 'auto' | 'low' | 'high' | undefined } | ChatCompletionContentPartImage>;
 }
 
 /** The result of a function call the model asked for, sent back in `input`. */
@@ -42,7 +42,7 @@ export interface ResponseCreateParamsBase {
   tool_choice?: 'none' | 'auto' | 'required' | { type: 'function'; name: string } | undefined;
   /** Continue from a stored response. */
   previous_response_id?: string | null | undefined;
-  text?: { format?: { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean } } | undefined;
+  text?: { format?: { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean | undefined } | undefined } | undefined;
   metadata?: Record<string, string> | null | undefined;
   store?: boolean | null | undefined;
   user?: string | undefined;

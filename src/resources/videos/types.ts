@@ -2,11 +2,13 @@ import type { RequestOptions } from '../../core/request.js';
 import type { CallPipeline } from '../../core/resource.js';
 
 /**
- * A video model id. The documented ids `<vendor>_video2` (portrait) and
- * `<vendor>_video2-landscape` (landscape) autocomplete; any other id the gateway lists is
- * accepted too (gateways add video models; the SDK never refuses a model id).
+ * A video model id. The documented ids `vendor_video2` (portrait) and
+ * `vendor_video2-landscape` (landscape) autocomplete; other vendors' `<vendor>_video2` ids and
+ * any other id the gateway lists are accepted too (the SDK never refuses a model id).
+ * No `${string}_video2` member here: TypeScript folds the literals into such a template and
+ * editors then offer nothing.
  */
-export type VideoModel = 'vendor_video2' | 'vendor_video2-landscape' | `${string}_video2` | `${string}_video2-landscape` | (string & {});
+export type VideoModel = 'vendor_video2' | 'vendor_video2-landscape' | (string & {});
 
 /** Seconds of video; the gateway offers exactly these. */
 export type VideoDuration = 5 | 10 | 15 | 20;
@@ -44,7 +46,7 @@ export interface VideoTask {
   /** Percent done, when the gateway reports it (a `"30%"` string is read as 30). */
   progress?: number | string | undefined;
   /** May be set when the task failed: a string, or an object `{ message, code }` on some gateways. */
-  error?: string | { message?: string; code?: string | number; [key: string]: unknown } | null | undefined;
+  error?: string | { message?: string | undefined; code?: string | number | undefined; [key: string]: unknown } | null | undefined;
   /** Some gateways give the failure reason here instead of `error`. */
   fail_reason?: string | null | undefined;
   /** Where some gateways put the result URL (copied to `video_url`). */

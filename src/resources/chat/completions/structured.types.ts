@@ -29,7 +29,7 @@ export type ParsedFunctionToolCall<Tool = ChatCompletionTool> = Tool extends unk
 export interface ParsedChatCompletionMessage<T = unknown, Tool = ChatCompletionTool> extends ChatCompletionMessage {
   /** The content parsed and validated by the response format's schema; null on a refusal or without a schema. */
   parsed: T | null;
-  tool_calls?: Array<ParsedFunctionToolCall<Tool>>;
+  tool_calls?: Array<ParsedFunctionToolCall<Tool>> | undefined;
 }
 
 export interface ParsedChoice<T = unknown, Tool = ChatCompletionTool> extends ChatCompletionChoice {

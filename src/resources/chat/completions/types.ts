@@ -3,8 +3,8 @@ export interface CompletionUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number } | null | undefined;
-  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number } | null | undefined;
+  prompt_tokens_details?: { cached_tokens?: number | undefined; audio_tokens?: number | undefined } | null | undefined;
+  completion_tokens_details?: { reasoning_tokens?: number | undefined; audio_tokens?: number | undefined } | null | undefined;
 }
 
 /** `{ type: 'text', text }` */
@@ -101,7 +101,7 @@ export type ChatCompletionToolChoiceOption = 'none' | 'auto' | 'required' | { ty
 export type ResponseFormat =
   | { type: 'text' }
   | { type: 'json_object' }
-  | { type: 'json_schema'; json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null } };
+  | { type: 'json_schema'; json_schema: { name: string; description?: string | undefined; schema?: Record<string, unknown> | undefined; strict?: boolean | null | undefined } };
 
 /** Fields shared by streaming and non-streaming chat requests. */
 export interface ChatCompletionCreateParamsBase {
@@ -139,7 +139,7 @@ export interface ChatCompletionCreateParamsBase {
   user?: string | undefined;
   stream?: boolean | null | undefined;
   /** With `stream: true`, `{ include_usage: true }` adds a final chunk with `usage`. */
-  stream_options?: { include_usage?: boolean } | null | undefined;
+  stream_options?: { include_usage?: boolean | undefined } | null | undefined;
 }
 
 export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCreateParamsBase {
@@ -188,7 +188,7 @@ export interface ChatCompletionChunkToolCall {
   index: number;
   id?: string | undefined;
   type?: 'function' | undefined;
-  function?: { name?: string; arguments?: string } | undefined;
+  function?: { name?: string | undefined; arguments?: string | undefined } | undefined;
 }
 
 export interface ChatCompletionChunkChoice {
