@@ -176,7 +176,8 @@ export class Gateway implements APIClient {
    * @example const patient = client.withOptions({ timeout: 120_000, maxRetries: 5 });
    */
   withOptions(options: GatewayOptions): Gateway {
-    const derived = new Gateway({ ...givenOptions.get(this), ...options });
+    // `this.constructor`, not `Gateway`: a class that names itself is renamed by bundlers (_Gateway).
+    const derived = new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), ...options });
     configOf(derived).pool.shareHealth(configOf(this).pool);
     return derived;
   }

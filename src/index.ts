@@ -48,7 +48,7 @@ export type {
   ToolRunStep,
 } from './resources/chat/completions/structured.types.js';
 export type { Chat } from './resources/chat/index.js';
-export type { Completions as ChatCompletions } from './resources/chat/completions/index.js';
+export type { ChatCompletions } from './resources/chat/completions/index.js';
 export type {
   ChatCompletion,
   ChatCompletionAssistantMessageParam,

@@ -85,6 +85,6 @@ describe('built package: class names', () => {
        console.log(JSON.stringify([Gateway.name, client.chat.completions.constructor.name, client.completions.constructor.name, inspect(client, { depth: 1 }).split('\\n').filter((l) => /^\\S|chat|completions:|audio/.test(l))]));`,
       'module',
     );
-    expect(JSON.parse(out)).toEqual(['Gateway', 'Completions', 'Completions', ['Gateway {', '  chat: Chat { completions: Completions {} },', '  completions: Completions {},', '  audio: Audio { transcriptions: Transcriptions {} },', '}']]);
+    expect(JSON.parse(out)).toEqual(['Gateway', 'ChatCompletions', 'Completions', ['Gateway {', '  chat: Chat { completions: ChatCompletions {} },', '  completions: Completions {},', '  audio: Audio { transcriptions: Transcriptions {} },', '}']]);
   });
 });

@@ -1,13 +1,13 @@
 import { APIResource } from '../../core/resource.js';
 import type { APIClient } from '../../core/resource.js';
-import { Completions } from './completions/index.js';
+import { ChatCompletions } from './completions/index.js';
 
 /** `client.chat` */
 export class Chat extends APIResource {
   /** Chat completions: `client.chat.completions.create(...)`. */
-  readonly completions: Completions;
+  readonly completions: ChatCompletions;
   constructor(client: APIClient) {
     super(client);
-    this.completions = new Completions(client);
+    this.completions = new ChatCompletions(client);
   }
 }

@@ -22,7 +22,7 @@ const loadParse = lazy(() => import('./parse.js'));
 const loadRunTools = lazy(() => import('./run-tools.js'));
 
 /** `client.chat.completions` */
-export class Completions extends APIResource {
+export class ChatCompletions extends APIResource {
   /**
    * Creates a chat completion; with `stream: true` resolves to a {@link ChatCompletionStream}.
    * Parameters are checked before anything is sent ({@link ValidationError}).
