@@ -56,7 +56,7 @@ export function retrieve(ctx: VideoContext, taskId: string, options: RequestOpti
     {
       request: () => {
         if (typeof taskId !== 'string' || !taskId) throw new ValidationError('taskId', 'must be a non-empty task id');
-        return { method: 'GET', path: path`videos/generations/${taskId}`, baseURL: origin?.baseURL };
+        return { method: 'GET', path: path`videos/generations/${{ taskId }}`, baseURL: origin?.baseURL };
       },
       map: normalizeVideoTask,
       mapError: (error) => taskNotFound(error, taskId, origin?.createdAt),

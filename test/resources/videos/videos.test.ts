@@ -72,6 +72,12 @@ describe('videos.create and retrieve', () => {
     expect((err as Error).message).toMatch(/24 hours/);
   });
 
+  it.each(['.', '..', ''])("refuses the task id '%s', which would address another endpoint, before sending", async (id) => {
+    const { client, mock } = mockClient();
+    await expect(client.videos.retrieve(id)).rejects.toMatchObject({ name: 'ValidationError', field: 'taskId' });
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it.each([
     ['an empty model', { ...params, model: ' ' }, 'model'],
     ['duration 7', { ...params, duration: 7 }, 'duration'],
@@ -220,7 +226,7 @@ describe('videos.generateAndWait', () => {
   });
 });
 
-describe('video tasks as real gateways report them (REALITIES.md)', () => {
+describe('video tasks as real gateways word them', () => {
   const KEY = 'sk-video-key-0123456789';
   /** A gateway whose task endpoint answers with each body in turn (the last one repeats). */
   function gateway(polls: unknown[], submit: unknown = { id: 't1', status: 'SUBMITTED', created_at: 1 }) {
