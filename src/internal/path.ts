@@ -11,11 +11,9 @@ import { ValidationError } from '../core/errors.js';
 export function path(strings: TemplateStringsArray, ...values: Array<Readonly<Record<string, string | number>>>): string {
   let out = strings[0] ?? '';
   values.forEach((named, i) => {
-    const [field = 'path', value] = Object.entries(named)[0] ?? [];
-    const segment = String(value ?? '');
-    if (segment === '') throw new ValidationError(field, 'must be a non-empty id');
-    if (segment === '.' || segment === '..') throw new ValidationError(field, `must not be '${segment}': as a path segment it would address another endpoint`);
-    out += encodeURIComponent(segment) + (strings[i + 1] ?? '');
+    const [field, value] = Object.entries(named)[0] ?? ['path', ''];
+    if (/^\.{0,2}$/.test(String(value))) throw new ValidationError(field, "must be an id other than '', '.' and '..'");
+    out += encodeURIComponent(value) + (strings[i + 1] ?? '');
   });
   return out;
 }

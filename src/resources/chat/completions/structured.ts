@@ -1,6 +1,7 @@
 import { ValidationError } from '../../../core/errors.js';
 import type { InferOutput, StandardSchemaV1 } from './standard-schema.js';
 import type { SchemaSlot } from './attached-schema.js';
+import { isToolName, TOOL_NAME_RULE } from './tool-name.js';
 import type { ChatCompletionMessageToolCall, ChatCompletionTool, ToolRunContext } from './types.js';
 
 /**
@@ -44,8 +45,6 @@ export interface DefinedTool<N extends string = string, Args = unknown, R = unkn
   readonly [toolTypes]?: { args: Args; result: R };
 }
 
-const NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
  * A `json_schema` response format from any Standard Schema that can give a JSON Schema.
  * Pass it to `chat.completions.parse()` to get `message.parsed`, validated and typed.
@@ -55,7 +54,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * completion.choices[0]?.message.parsed; // { city: string; celsius: number } | null
  */
 export function responseFormat<S extends StandardSchemaV1>(schema: S, name: string, options: ResponseFormatOptions = {}): ResponseFormatJSONSchema<InferOutput<S>> {
-  if (typeof name !== 'string' || !NAME.test(name)) throw new ValidationError('name', 'must be 1 to 64 letters, digits, _ or -');
+  if (!isToolName(name)) throw new ValidationError('name', TOOL_NAME_RULE);
   const format: ResponseFormatJSONSchema<InferOutput<S>> = {
     type: 'json_schema',
     json_schema: { name, ...(options.description ? { description: options.description } : {}), schema: jsonSchemaOf(schema, 'schema', options.jsonSchema), strict: options.strict ?? true },
@@ -85,7 +84,7 @@ export interface ResponseFormatOptions {
  */
 export function defineTool<const N extends string, S extends StandardSchemaV1, R = unknown>(tool: ToolDefinition<N, S, R>): DefinedTool<N, InferOutput<S>, R> {
   if (typeof tool !== 'object' || tool === null) throw new ValidationError('tool', 'must be an object { name, description, parameters, run? }');
-  if (typeof tool.name !== 'string' || !NAME.test(tool.name)) throw new ValidationError('name', 'must be 1 to 64 letters, digits, _ or -');
+  if (!isToolName(tool.name)) throw new ValidationError('name', TOOL_NAME_RULE);
   if (tool.run !== undefined && typeof tool.run !== 'function') throw new ValidationError('run', 'must be a function');
   const parameters = jsonSchemaOf(tool.parameters, 'parameters', tool.jsonSchema);
   const defined: DefinedTool<N, InferOutput<S>, R> = {
