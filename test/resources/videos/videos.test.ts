@@ -8,6 +8,7 @@ import {
   ValidationError,
   VideoTaskFailedError,
   VideoTaskNotFoundError,
+  videoPrices,
   videoTaskState,
   type VideoCreateParams,
   type VideoTask,
@@ -330,5 +331,11 @@ describe('videos.estimateCost', () => {
     const { client } = mockClient();
     expect([5, 10, 15, 20].map((d) => client.videos.estimateCost(d as 5))).toEqual([0.08, 0.15, 0.3, 0.5]);
     expect(() => client.videos.estimateCost(30 as 5)).toThrow(ValidationError);
+  });
+
+  it('agrees with videoPrices and names the durations offered when refusing one', () => {
+    const { client } = mockClient();
+    expect(videoPrices).toEqual({ 5: 0.08, 10: 0.15, 15: 0.3, 20: 0.5 });
+    expect(() => client.videos.estimateCost('5' as unknown as 5)).toThrow('Invalid duration: must be 5, 10, 15 or 20 (seconds)');
   });
 });
