@@ -13,6 +13,5 @@ import type { ToFileOptions, Uploadable } from './uploads.js';
 export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options?: ToFileOptions): Promise<File> {
   // Before the first await: a missing file's stream error would otherwise crash the process.
   claimStreams([data]);
-  // The reading and sniffing code loads on first use, keeping it out of apps that never upload.
   return (await import('./uploads.js')).toFile(data, name, options);
 }

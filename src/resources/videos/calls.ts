@@ -8,7 +8,7 @@ import { normalizeVideoTask, taskNotFound } from './task.js';
 import { DURATION_RULE, isVideoDuration } from './durations.js';
 import type { VideoContext, VideoCreateParams, VideoDownloadOptions, VideoTask, VideoTaskSource, VideoWaitOptions } from './types.js';
 
-// Loaded with the first video call: the calls and their checks.
+// The video calls and their checks (docs/architecture.md#loading-on-first-use).
 
 /** Checked by hand rather than with zod: four fields do not justify loading a schema. */
 export function checkVideoParams(body: VideoCreateParams): void {
@@ -75,7 +75,7 @@ export function download(ctx: VideoContext, taskOrURL: VideoTask | string, optio
   );
 }
 
-/** Checks, then submits and polls (the loop loads with the first wait). */
+/** Checks, then submits and polls (the loop in wait.ts loads on first use). */
 export async function generateAndWait(videos: VideoTaskSource, body: VideoCreateParams, options: VideoWaitOptions, redactor: Redactor): Promise<VideoTask> {
   checkVideoParams(body);
   return (await import('./wait.js')).waitForVideo(videos, body, options, redactor);
