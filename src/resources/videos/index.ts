@@ -10,7 +10,7 @@ import type { VideoContext, VideoCreateParams, VideoDownloadOptions, VideoDurati
 const loadCalls = lazy(() => import('./calls.js'));
 
 export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from './errors.js';
-export { videoTaskState, type VideoTaskState } from './state.js';
+export { videoTaskState, type VideoTaskState } from './task-state.js';
 
 /** USD per video, by duration in seconds, from the gateway's price list. */
 export const videoPrices = /* @__PURE__ */ Object.fromEntries(Object.entries(videoDurations).map(([seconds, { priceUSD }]) => [seconds, priceUSD])) as Readonly<Record<VideoDuration, number>>;

@@ -6,7 +6,7 @@ import { anySignal } from '../../internal/signals.js';
 import { sleep } from '../../internal/sleep.js';
 import { taskFailed } from './task.js';
 import { videoDurations } from './durations.js';
-import { videoTaskState } from './state.js';
+import { videoTaskState } from './task-state.js';
 import type { VideoCreateParams, VideoTask, VideoTaskSource, VideoWaitOptions } from './types.js';
 
 /** How long `generateAndWait` waits in all by default, in ms. */
