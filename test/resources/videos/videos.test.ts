@@ -94,10 +94,14 @@ describe('videos.create and retrieve', () => {
 
 describe('videos.generateAndWait', () => {
   it('resolves with the completed task, reporting progress', async () => {
-    // Processing lasts from 50 to 100 ms: polls every 5 ms see it even on a loaded machine.
-    const { client } = mockClient({ videoStepMs: 50 });
+    // On the fake clock: processing lasts from 1 s to 2 s, and polls every 100 ms see it.
+    vi.useFakeTimers();
+    const { client } = mockClient({ videoStepMs: 1_000 });
     const seen: string[] = [];
-    const done = await client.videos.generateAndWait(params, { pollIntervalMs: 5, onProgress: (t) => seen.push(t.status) });
+    const waiting = client.videos.generateAndWait(params, { pollIntervalMs: 100, onProgress: (t) => seen.push(t.status) });
+    // Each check moves the fake clock 100 ms on (the first waits for the calls to load).
+    await vi.waitFor(() => expect(seen).toContain('completed'), { interval: 100, timeout: 10_000 });
+    const done = await waiting;
     expect(done.status).toBe('completed');
     expect(done.video_url).toBeDefined();
     expect(seen[0]).toBe('pending');
