@@ -25,9 +25,7 @@ export function encodeMultipart(fields: Record<string, File | string | number | 
   return { blob: new Blob([...encoder.values()] as BlobPart[], { type: encoder.contentType }), contentType: encoder.contentType };
 }
 
-/**
- * Loaded on the first upload (with form-data-encoder), so apps that never upload do not
- * carry it. Resolves the file fields of a request to named Files, validating each one's kind. */
+/** Resolves the file fields of a request to named Files, validating each one's kind. */
 export async function resolveFiles<K extends string>(fields: Partial<Record<K, Uploadable | undefined>>): Promise<Partial<Record<K, File>>> {
   const out: Partial<Record<K, File>> = {};
   for (const [key, value] of Object.entries(fields) as Array<[K, Uploadable | undefined]>) {

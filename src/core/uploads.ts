@@ -1,10 +1,10 @@
 import { claimStreams, earlyFailure, isReadStreamLike, type ReadStreamLike } from './file-streams.js';
 import { ValidationError } from './errors.js';
 
-
 /**
  * Anything a file field accepts: `Blob`/`File`, `Uint8Array` (Node `Buffer` included),
- * `ArrayBuffer`, a fetch `Response`, or a Node `fs.ReadStream`.
+ * `ArrayBuffer`, a fetch `Response` (a successful one: a failed one is refused), or a Node
+ * `fs.ReadStream`.
  */
 export type Uploadable = Blob | Uint8Array | ArrayBuffer | Response | ReadStreamLike;
 
@@ -14,7 +14,7 @@ export interface ToFileOptions {
   type?: string | undefined;
 }
 
-/** The implementation of the public `toFile` (core/to-file.ts), loaded on first use. */
+/** The implementation of the public `toFile` (core/to-file.ts), loaded on first use (docs/architecture.md#loading-on-first-use). */
 export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options: ToFileOptions = {}, field = 'file'): Promise<File> {
   const value = await data;
   // A stream passed as a promise could not be claimed at the call: claim it now.
@@ -33,6 +33,11 @@ async function readUploadable(value: Uploadable, field: string): Promise<{ bytes
   if (value instanceof Uint8Array) return { bytes: value };
   if (value instanceof ArrayBuffer) return { bytes: new Uint8Array(value) };
   if (typeof Response !== 'undefined' && value instanceof Response) {
+    // A failed download's body is its error page: never upload that as the file.
+    if (!value.ok) {
+      await value.body?.cancel().catch(() => undefined);
+      throw new ValidationError(field, `is a fetch Response with status ${value.status}${value.statusText ? ` ${value.statusText}` : ''}: pass a successful (2xx) response, or check response.ok before uploading`);
+    }
     const blob = await value.blob();
     const last = value.url ? new URL(value.url).pathname.split('/').pop() : undefined;
     return { bytes: blob, fallbackName: last || undefined, type: blob.type };

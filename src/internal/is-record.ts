@@ -1,2 +1,2 @@
-/** True for a plain object-like value (not null, not an array). */
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** True for a plain object of fields: not null, not an array. */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

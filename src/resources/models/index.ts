@@ -24,7 +24,7 @@ export class Models extends APIResource {
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
     return this._get<Model>(() => {
       if (typeof id !== 'string' || !id) throw new ValidationError('id', 'must be a non-empty model id');
-      return path`models/${id}`;
+      return path`models/${{ id }}`;
     }, options);
   }
 }

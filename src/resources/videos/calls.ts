@@ -5,12 +5,10 @@ import { downloadRequest, withProgress } from './download.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Redactor } from '../../internal/redact.js';
 import { normalizeVideoTask, taskNotFound } from './task.js';
+import { DURATION_RULE, isVideoDuration } from './durations.js';
 import type { VideoContext, VideoCreateParams, VideoDownloadOptions, VideoTask, VideoTaskSource, VideoWaitOptions } from './types.js';
 
-// Loaded with the first video call: the calls and their checks.
-
-/** The durations the gateway offers, in seconds. */
-const durations: ReadonlySet<unknown> = new Set([5, 10, 15, 20]);
+// The video calls and their checks (docs/architecture.md#loading-on-first-use).
 
 /** Checked by hand rather than with zod: four fields do not justify loading a schema. */
 export function checkVideoParams(body: VideoCreateParams): void {
@@ -18,13 +16,12 @@ export function checkVideoParams(body: VideoCreateParams): void {
   // Any model id is sent as it is: gateways add video models beyond the documented two.
   if (typeof body.model !== 'string' || !body.model.trim()) throw new ValidationError('model', "is required: a video model id such as 'vendor_video2' or 'vendor_video2-landscape'");
   if (typeof body.prompt !== 'string' || !body.prompt.trim()) throw new ValidationError('prompt', 'is required: a description of the video');
-  if (!durations.has(body.duration)) throw new ValidationError('duration', 'must be 5, 10, 15 or 20 (seconds)');
+  if (!isVideoDuration(body.duration)) throw new ValidationError('duration', DURATION_RULE);
   if (body.async !== undefined && typeof body.async !== 'boolean') throw new ValidationError('async', 'must be a boolean');
 }
 
 /** How many task ids each client remembers the base URL of. */
 const REMEMBERED_TASKS = 1_000;
-
 
 /** POST videos/generations, remembering which base made the task. */
 export function create(ctx: VideoContext, body: VideoCreateParams, options: RequestOptions | undefined): APIPromise<VideoTask> {
@@ -56,7 +53,7 @@ export function retrieve(ctx: VideoContext, taskId: string, options: RequestOpti
     {
       request: () => {
         if (typeof taskId !== 'string' || !taskId) throw new ValidationError('taskId', 'must be a non-empty task id');
-        return { method: 'GET', path: path`videos/generations/${taskId}`, baseURL: origin?.baseURL };
+        return { method: 'GET', path: path`videos/generations/${{ taskId }}`, baseURL: origin?.baseURL };
       },
       map: normalizeVideoTask,
       mapError: (error) => taskNotFound(error, taskId, origin?.createdAt),
@@ -78,7 +75,7 @@ export function download(ctx: VideoContext, taskOrURL: VideoTask | string, optio
   );
 }
 
-/** Checks, then submits and polls (the loop loads with the first wait). */
+/** Checks, then submits and polls (the loop in wait.ts loads on first use). */
 export async function generateAndWait(videos: VideoTaskSource, body: VideoCreateParams, options: VideoWaitOptions, redactor: Redactor): Promise<VideoTask> {
   checkVideoParams(body);
   return (await import('./wait.js')).waitForVideo(videos, body, options, redactor);

@@ -4,9 +4,6 @@ import { isOwnOrigin } from '../../core/redirects.js';
 import type { CoreRequest, OpenStream } from '../../core/request.js';
 import type { DownloadProgress, VideoTask } from './types.js';
 
-
-// Loaded with the first download.
-
 /**
  * The request for a download: a task's `video_url` or a URL, a relative one resolved against
  * the gateway that made the task. The key goes only to an origin that is one of the client's

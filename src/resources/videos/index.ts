@@ -3,16 +3,17 @@ import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/request.js';
 import { APIResource, configOf } from '../../core/resource.js';
 import { lazy } from '../../internal/lazy.js';
+import { DURATION_RULE, isVideoDuration, videoDurations } from './durations.js';
 import type { VideoContext, VideoCreateParams, VideoDownloadOptions, VideoDuration, VideoTask, VideoWaitOptions } from './types.js';
 
 /** Everything but estimateCost loads with the first video call: apps that never make one do not carry it. */
 const loadCalls = lazy(() => import('./calls.js'));
 
 export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from '../errors.js';
-export { videoTaskState, type VideoTaskState } from './state.js';
+export { videoTaskState, type VideoTaskState } from './task-state.js';
 
 /** USD per video, by duration in seconds, from the gateway's price list. */
-export const videoPrices: Readonly<Record<VideoDuration, number>> = { 5: 0.08, 10: 0.15, 15: 0.3, 20: 0.5 };
+export const videoPrices = /* @__PURE__ */ Object.fromEntries(Object.entries(videoDurations).map(([seconds, { priceUSD }]) => [seconds, priceUSD])) as Readonly<Record<VideoDuration, number>>;
 
 /** `client.videos`: asynchronous video generation. */
 export class Videos extends APIResource {
@@ -79,9 +80,8 @@ export class Videos extends APIResource {
    * @example client.videos.estimateCost(10) // 0.15
    */
   estimateCost(duration: VideoDuration): number {
-    const price = typeof duration === 'number' ? videoPrices[duration] : undefined;
-    if (price === undefined) throw new ValidationError('duration', 'must be 5, 10, 15 or 20 (seconds)');
-    return price;
+    if (!isVideoDuration(duration)) throw new ValidationError('duration', DURATION_RULE);
+    return videoDurations[duration].priceUSD;
   }
 
   /** What the calls (calls.ts) need: the call pipeline, the config, and which base made each task. */

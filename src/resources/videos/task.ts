@@ -1,12 +1,12 @@
 import { redactDeep } from '../../core/error-factory.js';
 import { APIError, NotFoundError } from '../../core/errors.js';
+import { isRecord } from '../../internal/is-record.js';
 import type { Redactor } from '../../internal/redact.js';
 import { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from '../errors.js';
 import type { VideoTask } from './types.js';
 
 // A task as the gateway words it, made uniform, and the errors a task ends in.
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
 /**

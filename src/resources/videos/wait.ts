@@ -5,15 +5,12 @@ import type { Redactor } from '../../internal/redact.js';
 import { anySignal } from '../../internal/signals.js';
 import { sleep } from '../../internal/sleep.js';
 import { taskFailed } from './task.js';
-import { videoTaskState } from './state.js';
+import { videoDurations } from './durations.js';
+import { videoTaskState } from './task-state.js';
 import type { VideoCreateParams, VideoTask, VideoTaskSource, VideoWaitOptions } from './types.js';
-
-/** Poll interval ranges the gateway advises, by video duration, in ms. */
-export const advisedPollMs = (duration: number): [number, number] => (duration <= 10 ? [5_000, 10_000] : [15_000, 30_000]);
 
 /** How long `generateAndWait` waits in all by default, in ms. */
 export const DEFAULT_WAIT_MS = 30 * 60 * 1000;
-
 
 /** A poll failure worth polling again for: the retrieve already retried it. */
 function isPassing(error: unknown): boolean {
@@ -41,7 +38,7 @@ export async function waitForVideo(videos: VideoTaskSource, body: VideoCreatePar
       throw deadline.signal.aborted || options.signal?.aborted ? stopped(error) : error;
     });
     onProgress?.(task);
-    const [min, max] = advisedPollMs(body.duration);
+    const [min, max] = videoDurations[body.duration].pollMs;
     for (;;) {
       const state = videoTaskState(task);
       if (state === 'failed') throw taskFailed(task, redactor);

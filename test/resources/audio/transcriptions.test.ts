@@ -57,6 +57,14 @@ describe('audio.transcriptions.create', () => {
     expect(mock.requests).toHaveLength(0);
   });
 
+  it('refuses a failed fetch Response (a 404 page) as the file, naming the field and the status, before sending', async () => {
+    const { client, mock } = mockClient();
+    const file = new Response('Not Found', { status: 404, statusText: 'Not Found' });
+    const err = await client.audio.transcriptions.create({ model: 'whisper-1', file }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'ValidationError', field: 'file', rule: expect.stringContaining('status 404') });
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it('replays the upload whole after a 503, and errors are typed', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(1);
     const { client, mock } = mockClient({ faults: [{ type: 'unavailable', retryAfter: 0 }] });

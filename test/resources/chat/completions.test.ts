@@ -80,6 +80,20 @@ describe('chat.completions.create', () => {
     ['tool without a name', { ...chatParams, tools: [{ type: 'function', function: {} }] }, 'tools[0].function.name'],
     ['unknown tool_choice', { ...chatParams, tool_choice: 'sometimes' }, 'tool_choice'],
     ['unknown response_format', { ...chatParams, response_format: { type: 'yaml' } }, 'response_format.type'],
+    ...['ftp://example.com/cat.png', 'http://example.com/cat.png', 'file:///etc/passwd', 'cat.png'].map((url): [string, unknown, string] => [
+      `image_url ${url}`,
+      { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] },
+      'messages[0].content[0].image_url.url',
+    ]),
+    ["a raw tool named 'get weather'", { ...chatParams, tools: [{ type: 'function', function: { name: 'get weather' } }] }, 'tools[0].function.name'],
+    ['a raw tool name of 65 characters', { ...chatParams, tools: [{ type: 'function', function: { name: 'a'.repeat(65) } }] }, 'tools[0].function.name'],
+    ['a logit_bias above 100', { ...chatParams, logit_bias: { '50256': 101 } }, 'logit_bias'],
+    ['a logit_bias below -100', { ...chatParams, logit_bias: { '50256': -100.5 } }, 'logit_bias'],
+    ['a logit_bias that is not a number', { ...chatParams, logit_bias: { '50256': '5' } }, 'logit_bias'],
+    ['a logit_bias that is an array', { ...chatParams, logit_bias: [5] }, 'logit_bias'],
+    ['top_logprobs of 99', { ...chatParams, top_logprobs: 99 }, 'top_logprobs'],
+    ['top_logprobs of -1', { ...chatParams, top_logprobs: -1 }, 'top_logprobs'],
+    ['fractional top_logprobs', { ...chatParams, top_logprobs: 1.5 }, 'top_logprobs'],
   ];
   it.each(invalid)('rejects %s with a ValidationError naming the field, before any request', async (_, params, field) => {
     const rec = answer();
@@ -97,5 +111,16 @@ describe('chat.completions.create', () => {
     await expect(
       client().chat.completions.create({ ...chatParams, temperature: 2, top_p: 0, max_tokens: 1, presence_penalty: 2, frequency_penalty: -2 }),
     ).resolves.toBeDefined();
+    await expect(client().chat.completions.create({ ...chatParams, logit_bias: { '1': -100, '2': 100, '3': 0 }, logprobs: true, top_logprobs: 0 })).resolves.toBeDefined();
+    await expect(client().chat.completions.create({ ...chatParams, top_logprobs: 20, logit_bias: {} })).resolves.toBeDefined();
+  });
+
+  it('accepts https and data: image URLs, and tool names of letters, digits, _ and -', async () => {
+    const rec = answer();
+    const image = (url: string) => ({ type: 'image_url' as const, image_url: { url } });
+    const content = [image('https://example.com/a.png'), image('HTTPS://EXAMPLE.COM/B.PNG'), image('data:image/png;base64,iVBORw0KGgo=')];
+    const tools = [{ type: 'function' as const, function: { name: 'get_weather-2', parameters: { type: 'object' } } }, { type: 'function' as const, function: { name: 'a'.repeat(64) } }];
+    await client().chat.completions.create({ model: 'm', messages: [{ role: 'user', content }], tools });
+    expect(rec.calls).toHaveLength(1);
   });
 });

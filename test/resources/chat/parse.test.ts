@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import * as zm from 'zod/mini';
+import { z as z3 } from 'zod/v3';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defineTool, ParseError, responseFormat, ValidationError, type StandardSchemaV1 } from '../../../src/index.js';
 import { mockClient } from '../../helpers/mock-client.js';
@@ -24,8 +25,18 @@ describe('responseFormat', () => {
 
   it('takes a zod/mini schema through an explicit jsonSchema, and says how when it is missing', () => {
     const mini = zm.object({ city: zm.string() });
-    expect(() => responseFormat(mini, 'x')).toThrow(/zod schema that cannot describe itself \(zod\/mini.*jsonSchema: toJSONSchema\(schema\)/);
+    expect(() => responseFormat(mini, 'x')).toThrow(/zod schema that cannot describe itself \(zod\/mini.*jsonSchema: toJSONSchema\(schema, \{ io: 'input' \}\)/);
     expect(responseFormat(mini, 'x', { jsonSchema: zm.toJSONSchema(mini) }).json_schema.schema).toMatchObject({ properties: { city: { type: 'string' } }, additionalProperties: false });
+  });
+
+  it('points a zod 3 schema to zod-to-json-schema, since zod 4\'s toJSONSchema cannot convert it', () => {
+    const v3 = z3.object({ city: z3.string() });
+    for (const make of [() => responseFormat(v3, 'x'), () => defineTool({ name: 'x', parameters: v3 })]) {
+      expect(make).toThrow(ValidationError);
+      expect(make).toThrow(/zod 3 schema.*zodToJsonSchema\(schema\).*'zod-to-json-schema'/);
+      expect(make).not.toThrow(/toJSONSchema\(schema/);
+    }
+    expect(responseFormat(v3, 'x', { jsonSchema: { type: 'object', properties: { city: { type: 'string' } } } }).json_schema.schema).toMatchObject({ additionalProperties: false });
   });
 
   it('rejects what is not a Standard Schema, a schema that cannot give JSON Schema, and a bad name', () => {

@@ -101,6 +101,18 @@ describe('images.edit', () => {
     expect(mock.requests).toHaveLength(0);
   });
 
+  it.each([404, 500])('refuses a fetch Response with status %i (its error page is no image) before sending', async (status) => {
+    const { client, mock } = mockClient();
+    const image = new Response('<h1>Not Found</h1>', { status, headers: { 'content-type': 'text/html' } });
+    const err = await client.images.edit({ model: 'dall-e-2', prompt: 'x', image }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({ field: 'image', rule: expect.stringContaining(`status ${status}`) });
+    const mask = new Response('gone', { status });
+    await expect(client.images.edit({ model: 'dall-e-2', prompt: 'x', image: PNG, mask })).rejects.toMatchObject({ name: 'ValidationError', field: 'mask' });
+    await expect(toFile(new Response('gone', { status }))).rejects.toMatchObject({ name: 'ValidationError', field: 'file' });
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it('replays the whole multipart body on a retry', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(1);
     const { client, mock } = mockClient({ faults: [{ type: 'server_error', path: 'images/edits' }] });

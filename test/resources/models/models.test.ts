@@ -39,4 +39,19 @@ describe('models.retrieve', () => {
   it('rejects an empty id before sending', async () => {
     await expect(client().models.retrieve('')).rejects.toBeInstanceOf(ValidationError);
   });
+
+  it.each(['.', '..'])("refuses the id '%s', which would address another endpoint, before sending", async (id) => {
+    const rec = createRecorder();
+    // Anywhere: '.' would land on the model list, '..' on the API root.
+    server.use(
+      http.all('*', async ({ request }) => {
+        await rec.record(request);
+        return HttpResponse.json({ object: 'list', data: [model] });
+      }),
+    );
+    const err = await client().models.retrieve(id).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({ field: 'id', rule: expect.stringContaining("other than '', '.' and '..'") });
+    expect(rec.calls).toHaveLength(0);
+  });
 });

@@ -8,6 +8,7 @@ import {
   ValidationError,
   VideoTaskFailedError,
   VideoTaskNotFoundError,
+  videoPrices,
   videoTaskState,
   type VideoCreateParams,
   type VideoTask,
@@ -72,6 +73,12 @@ describe('videos.create and retrieve', () => {
     expect((err as Error).message).toMatch(/24 hours/);
   });
 
+  it.each(['.', '..', ''])("refuses the task id '%s', which would address another endpoint, before sending", async (id) => {
+    const { client, mock } = mockClient();
+    await expect(client.videos.retrieve(id)).rejects.toMatchObject({ name: 'ValidationError', field: 'taskId' });
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it.each([
     ['an empty model', { ...params, model: ' ' }, 'model'],
     ['duration 7', { ...params, duration: 7 }, 'duration'],
@@ -87,10 +94,14 @@ describe('videos.create and retrieve', () => {
 
 describe('videos.generateAndWait', () => {
   it('resolves with the completed task, reporting progress', async () => {
-    // Processing lasts from 50 to 100 ms: polls every 5 ms see it even on a loaded machine.
-    const { client } = mockClient({ videoStepMs: 50 });
+    // On the fake clock: processing lasts from 1 s to 2 s, and polls every 100 ms see it.
+    vi.useFakeTimers();
+    const { client } = mockClient({ videoStepMs: 1_000 });
     const seen: string[] = [];
-    const done = await client.videos.generateAndWait(params, { pollIntervalMs: 5, onProgress: (t) => seen.push(t.status) });
+    const waiting = client.videos.generateAndWait(params, { pollIntervalMs: 100, onProgress: (t) => seen.push(t.status) });
+    // Each check moves the fake clock 100 ms on (the first waits for the calls to load).
+    await vi.waitFor(() => expect(seen).toContain('completed'), { interval: 100, timeout: 10_000 });
+    const done = await waiting;
     expect(done.status).toBe('completed');
     expect(done.video_url).toBeDefined();
     expect(seen[0]).toBe('pending');
@@ -220,7 +231,7 @@ describe('videos.generateAndWait', () => {
   });
 });
 
-describe('video tasks as real gateways report them (REALITIES.md)', () => {
+describe('video tasks as real gateways word them', () => {
   const KEY = 'sk-video-key-0123456789';
   /** A gateway whose task endpoint answers with each body in turn (the last one repeats). */
   function gateway(polls: unknown[], submit: unknown = { id: 't1', status: 'SUBMITTED', created_at: 1 }) {
@@ -324,5 +335,11 @@ describe('videos.estimateCost', () => {
     const { client } = mockClient();
     expect([5, 10, 15, 20].map((d) => client.videos.estimateCost(d as 5))).toEqual([0.08, 0.15, 0.3, 0.5]);
     expect(() => client.videos.estimateCost(30 as 5)).toThrow(ValidationError);
+  });
+
+  it('agrees with videoPrices and names the durations offered when refusing one', () => {
+    const { client } = mockClient();
+    expect(videoPrices).toEqual({ 5: 0.08, 10: 0.15, 15: 0.3, 20: 0.5 });
+    expect(() => client.videos.estimateCost('5' as unknown as 5)).toThrow('Invalid duration: must be 5, 10, 15 or 20 (seconds)');
   });
 });

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '../../../core/errors.js';
 import { validate } from '../../../core/validation.js';
-import { model, oneOf, range } from '../../shared/schema.js';
+import { model, range } from '../../shared/schema.js';
+import { oneOf } from '../../shared/one-of.js';
 
 const transcriptionParams = z.looseObject(
   {

@@ -5,7 +5,7 @@ import { slotOf } from './attached-schema.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import type { ChatCompletion, ChatCompletionMessageToolCall } from './types.js';
 
-// Loaded with the first parse() or runTools(): a chat app that never calls them does not carry it.
+// Loaded on first use (docs/architecture.md#loading-on-first-use).
 
 /** A tool call's arguments, checked: the value, or why they failed (for runTools to tell the model). */
 export type CheckedArguments = { ok: true; value: unknown } | { ok: false; error: ParseError };

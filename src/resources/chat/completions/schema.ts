@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { validate } from '../../../core/validation.js';
-import { intAtLeast, integer, model, nonEmpty, range, text } from '../../shared/schema.js';
+import { intAtLeast, intBetween, integer, model, nonEmpty, range, text } from '../../shared/schema.js';
+import { isToolName, TOOL_NAME_RULE } from './tool-name.js';
 
 // Checks only what the SDK can judge before sending; every object is loose so vendor
 // extras pass through untouched. Messages are written for people: "must be …".
@@ -9,11 +10,14 @@ import { intAtLeast, integer, model, nonEmpty, range, text } from '../../shared/
 // explained by core/validation.ts as a discriminated union would be.
 
 const textPart = z.looseObject({ type: z.literal('text'), text: text() });
+const imageURLRule = 'must be a non-empty URL (https:// or data:image/...;base64,...)';
+// Other schemes (http, ftp, file) are refused by the gateway after the request is paid for.
+const imageURL = text(imageURLRule).check(z.refine((url) => /^(https:\/\/|data:)/i.test(url), { error: imageURLRule }));
 const imagePart = z.looseObject({
   type: z.literal('image_url'),
   image_url: z.looseObject(
     {
-      url: nonEmpty('must be a non-empty URL (https:// or data:image/...;base64,...)'),
+      url: imageURL,
       detail: z.optional(z.literal(['auto', 'low', 'high'], { error: "must be 'auto', 'low' or 'high'" })),
     },
     { error: 'must be an object { url }' },
@@ -58,7 +62,7 @@ const message = z.union(
 const tool = z.looseObject({
   type: z.literal('function', { error: "must be 'function'" }),
   function: z.looseObject({
-    name: nonEmpty('must be a non-empty string'),
+    name: text(TOOL_NAME_RULE).check(z.refine(isToolName, { error: TOOL_NAME_RULE })),
     parameters: z.optional(z.looseObject({}, { error: 'must be a JSON Schema object' })),
   }),
 });
@@ -70,6 +74,8 @@ const toolChoice = z.union(
   ],
   { error: "must be 'none', 'auto', 'required' or { type: 'function', function: { name } }" },
 );
+
+const logitBiasRule = 'must map token ids to numbers between -100 and 100';
 
 /** Parameters of POST /chat/completions. */
 const chatCompletionParams = z.looseObject(
@@ -83,6 +89,14 @@ const chatCompletionParams = z.looseObject(
     max_tokens: intAtLeast(1),
     max_completion_tokens: intAtLeast(1),
     n: intAtLeast(1),
+    logit_bias: z.optional(
+      z.nullable(
+        z.looseObject({}, { error: logitBiasRule }).check(
+          z.refine((bias) => Object.values(bias).every((v) => typeof v === 'number' && v >= -100 && v <= 100), { error: logitBiasRule }),
+        ),
+      ),
+    ),
+    top_logprobs: intBetween(0, 20),
     seed: z.optional(z.nullable(integer('must be an integer'))),
     stop: z.optional(
       z.nullable(

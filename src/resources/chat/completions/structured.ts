@@ -1,11 +1,12 @@
 import { ValidationError } from '../../../core/errors.js';
 import type { InferOutput, StandardSchemaV1 } from './standard-schema.js';
 import type { SchemaSlot } from './attached-schema.js';
+import { isToolName, TOOL_NAME_RULE } from './tool-name.js';
 import type { ChatCompletionMessageToolCall, ChatCompletionTool, ToolRunContext } from './types.js';
 
 /**
  * Where a response format or tool keeps its schema (and `run`): not enumerable, never sent.
- * A registered symbol, the same one schema-slot.ts reads: parse() and runTools() find it
+ * A registered symbol, the same one attached-schema.ts reads: parse() and runTools() find it
  * without importing this module, which keeps this module off the chat path of app bundles.
  */
 const SCHEMA = /* @__PURE__ */ Symbol.for('unified-gateway.schema');
@@ -31,7 +32,7 @@ export interface ToolDefinition<N extends string, S extends StandardSchemaV1, R>
   parameters: S;
   /** Ask the model to follow the schema exactly. @default true */
   strict?: boolean | undefined;
-  /** The JSON Schema to send, for a schema that cannot describe itself (zod/mini: `toJSONSchema(schema)`). */
+  /** The JSON Schema to send, for a schema that cannot describe itself (zod/mini: `toJSONSchema(schema, { io: 'input' })`; zod 3: `zodToJsonSchema(schema)` from zod-to-json-schema). */
   jsonSchema?: Record<string, unknown> | undefined;
   /** Runs the tool (only `runTools` needs it). Its result is sent back to the model as JSON text. */
   run?: ((args: InferOutput<S>, context: ToolRunContext) => R | Promise<R>) | undefined;
@@ -44,8 +45,6 @@ export interface DefinedTool<N extends string = string, Args = unknown, R = unkn
   readonly [toolTypes]?: { args: Args; result: R };
 }
 
-const NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
  * A `json_schema` response format from any Standard Schema that can give a JSON Schema.
  * Pass it to `chat.completions.parse()` to get `message.parsed`, validated and typed.
@@ -55,7 +54,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * completion.choices[0]?.message.parsed; // { city: string; celsius: number } | null
  */
 export function responseFormat<S extends StandardSchemaV1>(schema: S, name: string, options: ResponseFormatOptions = {}): ResponseFormatJSONSchema<InferOutput<S>> {
-  if (typeof name !== 'string' || !NAME.test(name)) throw new ValidationError('name', 'must be 1 to 64 letters, digits, _ or -');
+  if (!isToolName(name)) throw new ValidationError('name', TOOL_NAME_RULE);
   const format: ResponseFormatJSONSchema<InferOutput<S>> = {
     type: 'json_schema',
     json_schema: { name, ...(options.description ? { description: options.description } : {}), schema: jsonSchemaOf(schema, 'schema', options.jsonSchema), strict: options.strict ?? true },
@@ -69,7 +68,7 @@ export interface ResponseFormatOptions {
   description?: string | undefined;
   /** Ask the model to follow the schema exactly. @default true */
   strict?: boolean | undefined;
-  /** The JSON Schema to send, for a schema that cannot describe itself (zod/mini: `toJSONSchema(schema)`). */
+  /** The JSON Schema to send, for a schema that cannot describe itself (zod/mini: `toJSONSchema(schema, { io: 'input' })`; zod 3: `zodToJsonSchema(schema)` from zod-to-json-schema). */
   jsonSchema?: Record<string, unknown> | undefined;
 }
 
@@ -85,7 +84,7 @@ export interface ResponseFormatOptions {
  */
 export function defineTool<const N extends string, S extends StandardSchemaV1, R = unknown>(tool: ToolDefinition<N, S, R>): DefinedTool<N, InferOutput<S>, R> {
   if (typeof tool !== 'object' || tool === null) throw new ValidationError('tool', 'must be an object { name, description, parameters, run? }');
-  if (typeof tool.name !== 'string' || !NAME.test(tool.name)) throw new ValidationError('name', 'must be 1 to 64 letters, digits, _ or -');
+  if (!isToolName(tool.name)) throw new ValidationError('name', TOOL_NAME_RULE);
   if (tool.run !== undefined && typeof tool.run !== 'function') throw new ValidationError('run', 'must be a function');
   const parameters = jsonSchemaOf(tool.parameters, 'parameters', tool.jsonSchema);
   const defined: DefinedTool<N, InferOutput<S>, R> = {
@@ -119,12 +118,20 @@ function jsonSchemaOf(schema: StandardSchemaV1, field: string, explicit: Record<
   } catch (error) {
     throw new ValidationError(field, `cannot be described as JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
   }
-  throw new ValidationError(
-    field,
-    props.vendor === 'zod'
-      ? "is a zod schema that cannot describe itself (zod/mini, or zod before 4.1): pass { jsonSchema: toJSONSchema(schema) } (import { toJSONSchema } from 'zod/mini', or from 'zod')"
-      : `is a ${props.vendor} schema that gives no JSON Schema: use your library's JSON Schema adapter and pass { jsonSchema }, or a library that implements Standard JSON Schema`,
-  );
+  throw new ValidationError(field, noJSONSchemaHint(schema, props.vendor));
+}
+
+/** What to pass for a schema that gives no JSON Schema, by library. */
+function noJSONSchemaHint(schema: StandardSchemaV1, vendor: string): string {
+  if (vendor !== 'zod') {
+    return `is a ${vendor} schema that gives no JSON Schema: use your library's JSON Schema adapter and pass { jsonSchema }, or a library that implements Standard JSON Schema`;
+  }
+  // zod 4 schemas (zod and zod/mini) carry `_zod`; zod 3 ones only `_def`, and zod 4's
+  // toJSONSchema cannot convert them.
+  if (!('_zod' in schema)) {
+    return "is a zod 3 schema, which zod's toJSONSchema cannot convert: pass { jsonSchema: zodToJsonSchema(schema) } (import { zodToJsonSchema } from 'zod-to-json-schema'), or move to zod 4";
+  }
+  return "is a zod schema that cannot describe itself (zod/mini, or zod before 4.1): pass { jsonSchema: toJSONSchema(schema, { io: 'input' }) } (import { toJSONSchema } from 'zod/mini', or from 'zod')";
 }
 
 /**

@@ -4,8 +4,8 @@ import type { VideoTask } from './types.js';
 export type VideoTaskState = 'running' | 'completed' | 'failed';
 
 /**
- * Status words, lower-cased, that end a task (REALITIES.md: gateways use several
- * vocabularies, in any case). Every other word, known or new, means still running.
+ * Status words, lower-cased, that end a task: gateways word states in several vocabularies,
+ * in any case. Every other word, known or new, means still running.
  */
 const finishedWords: ReadonlySet<string> = new Set(['completed', 'succeeded', 'success']);
 const failedWords: ReadonlySet<string> = new Set([
