@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APIConnectionError, InternalServerError, ValidationError, type CompletionCreateParams } from '../../../src/index.js';
 import { mockClient } from '../../helpers/mock-client.js';
 
@@ -41,7 +41,6 @@ describe('completions.create', () => {
   });
 
   it('retries a server error', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const { client, mock } = mockClient({ faults: [{ type: 'server_error' }] });
     await expect(client.completions.create(params)).resolves.toBeDefined();
     expect(mock.requests).toHaveLength(2);

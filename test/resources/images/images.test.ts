@@ -1,7 +1,7 @@
 import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Gateway, ValidationError, toFile, type ImageGenerateParams, type Uploadable } from '../../../src/index.js';
 import { createMockGateway, type Served } from '../../../src/testing/index.js';
 import { mockClient, PNG } from '../../helpers/mock-client.js';
@@ -51,7 +51,6 @@ describe('images.generate', () => {
   });
 
   it('surfaces a 500 from the gateway after its retries', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const { client, mock } = mockClient({ faults: [{ type: 'server_error', times: 2 }] }, { maxRetries: 1 });
     await expect(client.images.generate({ model: 'dall-e-3', prompt: 'x' })).rejects.toMatchObject({ name: 'InternalServerError', code: 'server_error' });
     expect(mock.requests).toHaveLength(2);
@@ -102,7 +101,6 @@ describe('images.edit', () => {
   });
 
   it('replays the whole multipart body on a retry', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const { client, mock } = mockClient({ faults: [{ type: 'server_error', path: 'images/edits' }] });
     const image = new Response(PNG); // a body that can be read only once
     await client.images.edit({ model: 'dall-e-2', image, prompt: 'x' });

@@ -58,7 +58,6 @@ describe('videos.create and retrieve', () => {
   });
 
   it('retries a submission that got a 503, with one Idempotency-Key so it is not billed twice', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const { client, mock } = mockClient({ faults: [{ type: 'unavailable', path: 'videos/generations' }] });
     await client.videos.create(params);
     expect(mock.requests).toHaveLength(2);
