@@ -93,9 +93,10 @@ describe('chat.completions.create', () => {
   });
 
   it('accepts the boundaries of every range', async () => {
-    answer();
+    const rec = answer();
     await expect(
       client().chat.completions.create({ ...chatParams, temperature: 2, top_p: 0, max_tokens: 1, presence_penalty: 2, frequency_penalty: -2 }),
-    ).resolves.toBeDefined();
+    ).resolves.toEqual(completionFixture);
+    expect(rec.calls[0]?.body).toMatchObject({ temperature: 2, top_p: 0, max_tokens: 1, presence_penalty: 2, frequency_penalty: -2 });
   });
 });

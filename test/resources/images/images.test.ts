@@ -34,8 +34,10 @@ describe('images.generate', () => {
   });
 
   it('passes sizes of unknown models through unchecked', async () => {
-    const { client } = mockClient({ models: [{ id: 'flux-pro', owned_by: 'x', kind: 'image' }] });
-    await expect(client.images.generate({ model: 'flux-pro', prompt: 'x', size: '1344x768' })).resolves.toBeDefined();
+    const { client, mock } = mockClient({ models: [{ id: 'flux-pro', owned_by: 'x', kind: 'image' }] });
+    const res = await client.images.generate({ model: 'flux-pro', prompt: 'x', size: '1344x768' });
+    expect(res.data).toEqual([expect.objectContaining({ url: expect.stringMatching(/\.png$/) })]);
+    expect(mock.requests[0]?.body).toMatchObject({ model: 'flux-pro', size: '1344x768' });
   });
 
   it.each([
