@@ -25,6 +25,10 @@ export default defineConfig({
     env: { GATEWAY_LOG: 'off' },
     restoreMocks: true,
     unstubEnvs: true,
+    // A test that reaches no expect() passes whatever the code does (say its only check sits in a
+    // callback that never ran); expectTypeOf() does not count. Concurrent tests must use their
+    // context's expect, or they count each other's assertions.
+    expect: { requireAssertions: true },
     projects: [
       {
         extends: true,

@@ -77,7 +77,7 @@ describe('images.edit', () => {
   it.each(inputs)('uploads %s as multipart', async (_, make, name) => {
     const { client, mock } = mockClient();
     const res = await client.images.edit({ model: 'dall-e-2', image: await make(), prompt: 'add a hat', size: '256x256', n: 1 });
-    expect(res.data[0]?.url).toBeDefined();
+    expect(res.data[0]?.url).toMatch(/^http:\/\/mock\.local\/mock-files\/image-.+\.png$/);
     expect(mock.requests[0]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(mock.requests[0]?.body).toEqual({
       model: 'dall-e-2',

@@ -91,7 +91,7 @@ describe('videos.generateAndWait', () => {
     const seen: string[] = [];
     const done = await client.videos.generateAndWait(params, { pollIntervalMs: 5, onProgress: (t) => seen.push(t.status) });
     expect(done.status).toBe('completed');
-    expect(done.video_url).toBeDefined();
+    expect(done.video_url).toMatch(/^http:\/\/mock\.local\/mock-files\/video-.+\.mp4$/);
     expect(seen[0]).toBe('pending');
     expect(seen).toContain('processing');
     expect(seen.at(-1)).toBe('completed');
