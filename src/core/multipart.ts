@@ -1,6 +1,6 @@
 import { FormDataEncoder } from 'form-data-encoder';
 import { ValidationError } from './errors.js';
-import { isReadStreamLike, toFile, type Uploadable } from './uploads.js';
+import { isReadStreamLike, readUpload, type Uploadable } from './uploads.js';
 
 /** A multipart body built once, so that retries and failover replay it whole. */
 export interface MultipartBody {
@@ -31,7 +31,7 @@ export async function resolveFiles<K extends string>(fields: Partial<Record<K, U
   for (const [key, value] of Object.entries(fields) as Array<[K, Uploadable | undefined]>) {
     if (value === undefined) continue;
     if (!isUploadable(value)) throw new ValidationError(key, 'must be a Blob, File, Uint8Array, Buffer, ArrayBuffer, Response or fs.ReadStream');
-    out[key] = await toFile(value, undefined, {}, key);
+    out[key] = await readUpload(value, undefined, {}, key);
   }
   return out;
 }

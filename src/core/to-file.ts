@@ -13,5 +13,5 @@ import type { ToFileOptions, Uploadable } from './uploads.js';
 export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options?: ToFileOptions): Promise<File> {
   // Before the first await: a missing file's stream error would otherwise crash the process.
   claimStreams([data]);
-  return (await import('./uploads.js')).toFile(data, name, options);
+  return (await import('./uploads.js')).readUpload(data, name, options);
 }

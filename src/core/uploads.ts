@@ -15,7 +15,7 @@ export interface ToFileOptions {
 }
 
 /** The implementation of the public `toFile` (core/to-file.ts), loaded on first use (docs/architecture.md#loading-on-first-use). */
-export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options: ToFileOptions = {}, field = 'file'): Promise<File> {
+export async function readUpload(data: Uploadable | Promise<Uploadable>, name?: string, options: ToFileOptions = {}, field = 'file'): Promise<File> {
   const value = await data;
   // A stream passed as a promise could not be claimed at the call: claim it now.
   claimStreams([value]);

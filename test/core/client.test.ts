@@ -34,8 +34,14 @@ describe('new Gateway', () => {
     expect(() => new Gateway({ apiKey: 'k' })).toThrow(/'baseURL'.*GATEWAY_BASE_URL/);
   });
 
-  it('accepts any key format, suffixes included', () => {
-    expect(() => new Gateway({ apiKey: 'sk-abc:vendor-x.pool-2', baseURL: 'https://x/v1' })).not.toThrow();
+  it('accepts any key format, suffixes included, and sends it as given', async () => {
+    const sent: Array<string | null> = [];
+    const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
+      sent.push(new Headers(init?.headers).get('authorization'));
+      return Response.json({ object: 'list', data: [] });
+    };
+    await new Gateway({ apiKey: 'sk-abc:vendor-x.pool-2', baseURL: 'https://x/v1', fetch }).models.list();
+    expect(sent).toEqual(['Bearer sk-abc:vendor-x.pool-2']);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, Gateway, type ModelFallbackInfo, type Logger } from '../../src/index.js';
-import { BACKUP, BASE, KEY } from '../helpers/fixtures.js';
+import { BACKUP, BASE, fastRetries, KEY } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
 import { chunk, sseResponse, sseText } from '../helpers/sse.js';
 
@@ -24,7 +24,7 @@ function gateway(fail: () => Response | Promise<Response>, url = chatURL) {
   );
   return rec;
 }
-const client = (options: ConstructorParameters<typeof Gateway>[0] = {}) => new Gateway({ apiKey: KEY, baseURL: BASE, fallbackModels: { a: ['b', 'c'] }, ...options });
+const client = (options: ConstructorParameters<typeof Gateway>[0] = {}) => new Gateway(fastRetries({ apiKey: KEY, baseURL: BASE, fallbackModels: { a: ['b', 'c'] }, ...options }));
 
 describe('model fallback', () => {
   it.each([
@@ -35,7 +35,6 @@ describe('model fallback', () => {
     ['a 429 that is not a quota error', () => err(429, 'rate_limit_exceeded')],
     ['a connection failure', () => HttpResponse.error()],
   ])('falls back to the next model after %s', async (_, fail) => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const rec = gateway(fail);
     const res = await client({ maxRetries: 1 }).chat.completions.create({ model: 'a', messages });
     expect(res.model).toBe('b');
@@ -69,7 +68,6 @@ describe('model fallback', () => {
   });
 
   it('tries one model’s retries, then the other base, then the next model, in that order', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const main = gateway(() => err(500, 'server_error'));
     const backup = gateway(() => err(500, 'server_error'), `${BACKUP}/chat/completions`);
     const order: string[] = [];

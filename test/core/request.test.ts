@@ -6,6 +6,7 @@ import {
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
+  Gateway,
   GatewayError,
   InsufficientQuotaError,
   InternalServerError,
@@ -127,7 +128,6 @@ describe('retries', () => {
   it('retries connection errors', async () => {
     const rec = sequence(chatURL, 'post', [() => HttpResponse.error(), ok()]);
     const hooks = { onRetry: vi.fn<(e: RetryInfo) => void>() };
-    vi.spyOn(Math, 'random').mockReturnValue(1); // smallest jittered backoff: 375 ms
     await client({ hooks }).chat.completions.create(chatParams);
     expect(rec.calls).toHaveLength(2);
     expect(hooks.onRetry.mock.calls[0]?.[0]).toMatchObject({ attempt: 1, status: null, error: expect.any(APIConnectionError) });
@@ -170,7 +170,8 @@ describe('backoff timing (fake timers)', () => {
     vi.useFakeTimers();
     vi.spyOn(Math, 'random').mockReturnValue(0); // no jitter
     const rec = sequence(chatURL, 'post', [status(500), status(500), ok()]);
-    const done = client().chat.completions.create(chatParams);
+    // The default pacing, not the helper's 0 ms.
+    const done = new Gateway({ apiKey: KEY, baseURL: BASE }).chat.completions.create(chatParams);
     await vi.advanceTimersByTimeAsync(0);
     expect(rec.calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(499);
@@ -238,7 +239,6 @@ describe('timeouts and abort', () => {
       }),
     );
     const onRetry = vi.fn<(e: RetryInfo) => void>();
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     await expect(client({ timeout: 50, hooks: { onRetry } }).models.list()).resolves.toEqual(list);
     expect(onRetry.mock.calls[0]?.[0].error).toBeInstanceOf(APITimeoutError);
     expect(calls).toBe(2);
@@ -323,7 +323,6 @@ describe('failover', () => {
   });
 
   it('goes back to the main when the backup fails too, then surfaces the last error', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const { main, backup } = twoBases([status(500, fast)], [status(502, fast)]);
     const err = await client({ backupBaseURL: BACKUP, maxRetries: 2 }).models.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InternalServerError);

@@ -217,7 +217,6 @@ describe('retries and streams', () => {
         return calls === 1 ? HttpResponse.error() : sseResponse(sseText([chunk('ok')]));
       }),
     );
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     expect(await collect(await client().chat.completions.create(streamParams))).toBe('ok');
     expect(calls).toBe(2);
   });
@@ -231,7 +230,6 @@ describe('retries and streams', () => {
       }),
     );
     const onRetry = vi.fn<(e: RetryInfo) => void>();
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     expect(await collect(await client({ hooks: { onRetry } }).chat.completions.create(streamParams))).toBe('ok');
     expect(calls).toBe(2);
   });

@@ -27,9 +27,8 @@ describe('real sockets on 127.0.0.1', () => {
   });
 
   it('reports a refused port as APIConnectionError after its retries', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const onRetry = vi.fn<(e: RetryInfo) => void>();
-    const client = new Gateway({ apiKey: KEY, baseURL: await refusedURL(), maxRetries: 1, hooks: { onRetry } });
+    const client = new Gateway({ apiKey: KEY, baseURL: await refusedURL(), maxRetries: 1, retry: { baseDelayMs: 0 }, hooks: { onRetry } });
     const err = await client.models.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toMatch(/ECONNREFUSED/);
@@ -37,9 +36,8 @@ describe('real sockets on 127.0.0.1', () => {
   });
 
   it('retries a connection reset by the server', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const server = keep(await rawServer((socket) => socket.destroy()));
-    const err = await new Gateway({ apiKey: KEY, baseURL: server.url, maxRetries: 2 }).models.list().catch((e: unknown) => e);
+    const err = await new Gateway({ apiKey: KEY, baseURL: server.url, maxRetries: 2, retry: { baseDelayMs: 0 } }).models.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect(server.connections()).toBe(3);
   });
@@ -47,8 +45,7 @@ describe('real sockets on 127.0.0.1', () => {
   it('times out a server that accepts and never answers, once per attempt', async () => {
     const server = keep(await rawServer(() => undefined));
     const onRetry = vi.fn<(e: RetryInfo) => void>();
-    const client = new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 100, maxRetries: 1, hooks: { onRetry } });
-    vi.spyOn(Math, 'random').mockReturnValue(1);
+    const client = new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 100, maxRetries: 1, retry: { baseDelayMs: 0 }, hooks: { onRetry } });
     const err = await client.models.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APITimeoutError);
     expect(onRetry).toHaveBeenCalledTimes(1);
@@ -80,8 +77,7 @@ describe('real sockets on 127.0.0.1', () => {
         if (calls > 1) res.end(sseText([chunk('late')]));
       }),
     );
-    vi.spyOn(Math, 'random').mockReturnValue(1);
-    const stream = await new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 150 }).chat.completions.create({ model: 'm', messages, stream: true });
+    const stream = await new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 150, retry: { baseDelayMs: 0 } }).chat.completions.create({ model: 'm', messages, stream: true });
     expect((await stream.finalChatCompletion()).choices[0]?.message.content).toBe('late');
     expect(calls).toBe(2);
   });

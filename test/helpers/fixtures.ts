@@ -4,9 +4,18 @@ export const KEY = 'sk-test-0123456789-secret';
 export const BASE = 'http://gateway.test/v1';
 export const BACKUP = 'http://backup.test/v1';
 
-/** A client for msw-backed tests: fast retries are the tests' business, not the defaults'. */
+/**
+ * `options` with retries paced at 0 ms unless they set `retry.baseDelayMs` themselves: the
+ * default backoff (500 ms, doubling) would make every test that retries wait for real. A test
+ * about backoff timing passes its own pacing, or builds its client with `new Gateway`.
+ */
+export function fastRetries<T extends GatewayOptions>(options: T): T {
+  return { ...options, retry: { baseDelayMs: 0, ...options.retry } };
+}
+
+/** A client for msw-backed tests, on {@link BASE} with {@link KEY}, retries paced at 0 ms. */
 export function client(options: GatewayOptions = {}): Gateway {
-  return new Gateway({ apiKey: KEY, baseURL: BASE, ...options });
+  return new Gateway(fastRetries({ apiKey: KEY, baseURL: BASE, ...options }));
 }
 
 export const chatParams = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Hello' }] };

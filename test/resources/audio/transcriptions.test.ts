@@ -1,7 +1,7 @@
 import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toFile, type TranscriptionCreateParams } from '../../../src/index.js';
 import { mockClient } from '../../helpers/mock-client.js';
 
@@ -66,7 +66,6 @@ describe('audio.transcriptions.create', () => {
   });
 
   it('replays the upload whole after a 503, and errors are typed', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const { client, mock } = mockClient({ faults: [{ type: 'unavailable', retryAfter: 0 }] });
     await client.audio.transcriptions.create({ model: 'whisper-1', file: createReadStream(mp3Path) });
     expect(mock.requests.map((r) => r.body)).toEqual([mock.requests[1]?.body, mock.requests[1]?.body]);

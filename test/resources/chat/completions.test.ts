@@ -107,12 +107,14 @@ describe('chat.completions.create', () => {
   });
 
   it('accepts the boundaries of every range', async () => {
-    answer();
+    const rec = answer();
     await expect(
       client().chat.completions.create({ ...chatParams, temperature: 2, top_p: 0, max_tokens: 1, presence_penalty: 2, frequency_penalty: -2 }),
-    ).resolves.toBeDefined();
-    await expect(client().chat.completions.create({ ...chatParams, logit_bias: { '1': -100, '2': 100, '3': 0 }, logprobs: true, top_logprobs: 0 })).resolves.toBeDefined();
-    await expect(client().chat.completions.create({ ...chatParams, top_logprobs: 20, logit_bias: {} })).resolves.toBeDefined();
+    ).resolves.toEqual(completionFixture);
+    expect(rec.calls[0]?.body).toMatchObject({ temperature: 2, top_p: 0, max_tokens: 1, presence_penalty: 2, frequency_penalty: -2 });
+    await expect(client().chat.completions.create({ ...chatParams, logit_bias: { '1': -100, '2': 100, '3': 0 }, logprobs: true, top_logprobs: 0 })).resolves.toEqual(completionFixture);
+    await expect(client().chat.completions.create({ ...chatParams, top_logprobs: 20, logit_bias: {} })).resolves.toEqual(completionFixture);
+    expect(rec.calls[1]?.body).toMatchObject({ logit_bias: { '1': -100, '2': 100, '3': 0 }, top_logprobs: 0 });
   });
 
   it('accepts https and data: image URLs, and tool names of letters, digits, _ and -', async () => {

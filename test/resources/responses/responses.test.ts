@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APIConnectionError, RateLimitError, type ResponseCreateParams, type ResponseStreamEvent } from '../../../src/index.js';
 import { BASE, client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
@@ -73,7 +73,6 @@ describe('responses.create', () => {
   });
 
   it('retries a 500 and fails over a stream that fails before its first byte', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const { client, mock } = mockClient({ faults: [{ type: 'server_error' }, { type: 'disconnect' }] });
     await expect(client.responses.create(params)).resolves.toMatchObject({ status: 'completed' });
     const stream = await client.responses.create({ ...params, stream: true });

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { APIConnectionError, Gateway, ValidationError, type DownloadProgress, type VideoTask } from '../../../src/index.js';
 import { createMockGateway } from '../../../src/testing/index.js';
+import { fastRetries } from '../../helpers/fixtures.js';
 import { httpServer, type LoopbackServer } from '../../helpers/sockets.js';
 
 // Over real sockets on 127.0.0.1: a different port is a different origin (a CDN).
@@ -100,9 +101,8 @@ describe('videos.download', () => {
   });
 
   it('retries a download that fails before its first byte', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(1);
     const gw = await server((req, res, n) => (n === 1 ? req.socket.destroy() : sendVideo(res)));
-    const response = await new Gateway({ apiKey: KEY, baseURL: gw.url }).videos.download(`${gw.origin}/v1/v.mp4`);
+    const response = await new Gateway(fastRetries({ apiKey: KEY, baseURL: gw.url })).videos.download(`${gw.origin}/v1/v.mp4`);
     expect(Buffer.from(await response.arrayBuffer()).equals(video)).toBe(true);
     expect(gw.seen).toHaveLength(2);
   });
