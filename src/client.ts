@@ -5,7 +5,7 @@ import type { GatewayHooks } from './core/hooks.js';
 import { checkBaseURL, checkHeaders, checkNumber } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
-import type { FetchOptions } from './core/request.js';
+import type { FetchOptions } from './core/types.js';
 import { bindConfig, configOf, type APIClient } from './core/resource.js';
 import { retryDefaults } from './core/retry.js';
 import { isBrowserLike, readEnv } from './internal/env.js';

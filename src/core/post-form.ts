@@ -1,5 +1,5 @@
 import type { APIPromise } from './api-promise.js';
-import type { RequestOptions } from './request.js';
+import type { RequestOptions } from './types.js';
 import type { CallPipeline } from './resource.js';
 
 /** Multipart fields, as {@link postForm} reads them. */

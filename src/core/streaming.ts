@@ -2,7 +2,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createAPIError, excerpt, toConnectionError } from './error-factory.js';
 import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
 import type { Redactor } from '../internal/redact.js';
-import type { OpenStream } from './request.js';
+import type { OpenStream } from './types.js';
 
 /** A Stream subclass, as `_stream` constructs it. */
 export type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;

@@ -1,5 +1,5 @@
 import type { APIPromise } from '../../core/api-promise.js';
-import type { RequestOptions } from '../../core/request.js';
+import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
 import { lazy } from '../../internal/lazy.js';
 import type { CreateEmbeddingResponse, EmbeddingCreateManyOptions, EmbeddingCreateManyParams, EmbeddingCreateParams } from './types.js';

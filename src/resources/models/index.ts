@@ -1,5 +1,5 @@
 import type { APIPromise } from '../../core/api-promise.js';
-import type { RequestOptions } from '../../core/request.js';
+import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
 import { ValidationError } from '../../core/errors.js';
 import { path } from '../../internal/path.js';

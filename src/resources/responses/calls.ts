@@ -1,5 +1,5 @@
 import type { APIPromise } from '../../core/api-promise.js';
-import type { RequestOptions } from '../../core/request.js';
+import type { RequestOptions } from '../../core/types.js';
 import type { CallPipeline } from '../../core/resource.js';
 import { check } from './schema.js';
 import { ResponseStream, withOutputText } from './stream.js';

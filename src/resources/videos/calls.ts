@@ -1,5 +1,5 @@
 import type { APIPromise } from '../../core/api-promise.js';
-import type { OpenStream, RequestOptions } from '../../core/request.js';
+import type { OpenStream, RequestOptions } from '../../core/types.js';
 import { path } from '../../internal/path.js';
 import { downloadRequest, withProgress } from './download.js';
 import { ValidationError } from '../../core/errors.js';

@@ -1,7 +1,7 @@
 import { APIConnectionError, APITimeoutError, APIUserAbortError, ValidationError } from '../../core/errors.js';
 import type { BaseURLPool } from '../../core/failover.js';
 import { isOwnOrigin } from '../../core/redirects.js';
-import type { CoreRequest, OpenStream } from '../../core/request.js';
+import type { CoreRequest, OpenStream } from '../../core/types.js';
 import type { DownloadProgress, VideoTask } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../core/errors.js';
 import type { APIPromise } from '../../core/api-promise.js';
-import type { RequestOptions } from '../../core/request.js';
+import type { RequestOptions } from '../../core/types.js';
 import { APIResource, configOf } from '../../core/resource.js';
 import { lazy } from '../../internal/lazy.js';
 import { DURATION_RULE, isVideoDuration, videoDurations } from './durations.js';

@@ -1,4 +1,4 @@
-import type { RequestOptions } from '../../../core/request.js';
+import type { RequestOptions } from '../../../core/types.js';
 import type { DefinedTool, ResponseFormatJSONSchema } from './structured.js';
 import type {
   ChatCompletion,

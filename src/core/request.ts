@@ -1,2 +1,0 @@
-// Transitional: the request types moved to types.ts.
-export type { Answer as Sent, CoreConfig, CoreRequest, FetchOptions, OpenStream, RequestOptions } from './types.js';
