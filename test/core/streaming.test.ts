@@ -370,6 +370,29 @@ describe('what real gateways stream (REALITIES.md)', () => {
     expect((err as Error).message).toMatch(/Expected an event stream but got text\/html: "Welcome console".*does not end in \/v1/);
   });
 
+  // Found by test/core/streaming.property.test.ts: valid JSON that is not a chunk failed with a TypeError from the accumulator.
+  it.each([
+    ['null', 'null'],
+    ['a number', '42'],
+    ['a null choice', JSON.stringify(chunk(undefined, { choices: [null] }))],
+    ['a null tool-call fragment', JSON.stringify(chunk(undefined, { choices: [{ index: 0, delta: { tool_calls: [null] } }] }))],
+  ])('throws GatewayError, not a TypeError, for a chat frame that is %s', async (_, data) => {
+    serve(() => `${sseText([chunk('a')], { done: false })}data: ${data}\n\n${sseText([])}`);
+    const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toContain('Invalid chat completion chunk');
+  });
+
+  it('refuses a choice or tool-call index that is not a number, so nothing is written to Array.prototype', async () => {
+    for (const bad of [chunk('x', { choices: [{ index: '__proto__', delta: { content: 'x' }, finish_reason: 'stop' }] }), chunk(undefined, { choices: [{ index: 0, delta: { tool_calls: [{ index: '__proto__', id: 'polluted' }] } }] })]) {
+      serve(() => sseText([bad]));
+      const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(GatewayError);
+      expect(Object.prototype.hasOwnProperty.call(Array.prototype, 'finish_reason')).toBe(false);
+      expect(Object.prototype.hasOwnProperty.call(Array.prototype, 'id')).toBe(false);
+    }
+  });
+
   it('takes a tool name repeated in every delta once', async () => {
     const call = (args: string, extra: Record<string, unknown> = {}) => ({
       ...chunk(undefined),
