@@ -383,8 +383,10 @@ describe('what real gateways stream (REALITIES.md)', () => {
     expect((err as Error).message).toContain('Invalid chat completion chunk');
   });
 
-  it('refuses a choice or tool-call index that is not a number, so nothing is written to Array.prototype', async () => {
-    for (const bad of [chunk('x', { choices: [{ index: '__proto__', delta: { content: 'x' }, finish_reason: 'stop' }] }), chunk(undefined, { choices: [{ index: 0, delta: { tool_calls: [{ index: '__proto__', id: 'polluted' }] } }] })]) {
+  it('refuses a choice or tool-call index that is not a small whole number: nothing written to Array.prototype, no array of billions of slots', async () => {
+    const choice = (index: unknown) => chunk('x', { choices: [{ index, delta: { content: 'x' }, finish_reason: 'stop' }] });
+    const toolCall = (index: unknown) => chunk(undefined, { choices: [{ index: 0, delta: { tool_calls: [{ index, id: 'polluted' }] } }] });
+    for (const bad of [choice('__proto__'), toolCall('__proto__'), choice(2 ** 31 - 2), toolCall(2 ** 31 - 2), choice(-1), choice(0.5)]) {
       serve(() => sseText([bad]));
       const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(GatewayError);

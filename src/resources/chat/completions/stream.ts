@@ -89,8 +89,7 @@ export class ChatCompletionAccumulator {
     if (!parts) return;
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as ChatCompletionChunkChoice;
-      // A non-numeric index would also reach Array.prototype (`"__proto__"`) and write to it.
-      if (!isObject(part) || typeof part.index !== 'number') throw invalidChunk(chunk);
+      if (!isObject(part) || !isIndex(part.index)) throw invalidChunk(chunk);
       const choice: ChatCompletionChoice = (c.choices[part.index] ??= { index: part.index, message: { role: 'assistant', content: null }, finish_reason: null });
       const delta = part.delta;
       if (delta) {
@@ -125,7 +124,7 @@ function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatComp
   // Indexed, like the choices: a `tool_calls` that is not an array adds nothing rather than throwing a TypeError.
   for (let i = 0; i < fragments.length; i++) {
     const fragment = fragments[i] as ChatCompletionChunkToolCall;
-    if (!isObject(fragment) || typeof fragment.index !== 'number') throw invalidChunk(chunk);
+    if (!isObject(fragment) || !isIndex(fragment.index)) throw invalidChunk(chunk);
     const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
     if (fragment.id) call.id = fragment.id;
     // Some backends repeat the whole name in every delta instead of sending it once.
@@ -136,6 +135,16 @@ function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatComp
 }
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/** Above any real reply's count of choices or tool calls. */
+const MAX_INDEX = 2 ** 16;
+
+/**
+ * Choice and tool-call indexes are array slots: a string such as `"__proto__"` would write to
+ * Array.prototype, and an index in the billions makes an array that `result()` (and the
+ * caller) would loop over for minutes.
+ */
+const isIndex = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < MAX_INDEX;
 
 function invalidChunk(chunk: unknown): GatewayError {
   return new GatewayError(`Invalid chat completion chunk in stream: ${excerpt(JSON.stringify(chunk) ?? String(chunk))}`);
