@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { http } from 'msw';
 import { Stream as OpenAIStream } from 'openai/core/streaming';
 import { describe, expect, it, vi } from 'vitest';
@@ -12,17 +13,19 @@ import {
   streamFromReadable,
   type ChatCompletionChunk,
 } from '../../src/index.js';
+import { isErrorPayload } from '../../src/core/errors.js';
 import { BASE, chatParams, client, KEY, leaksKey } from '../helpers/fixtures.js';
 import { useMswServer } from '../helpers/msw.js';
 import { chunk, chunkedBody, sseResponse, sseText } from '../helpers/sse.js';
 
 const server = useMswServer();
 const url = `${BASE}/chat/completions`;
+const completionsURL = `${BASE}/completions`;
 const streamParams = { ...chatParams, stream: true as const };
 const enc = new TextEncoder();
 
 function serve(body: () => ReadableStream<Uint8Array> | string) {
-  server.use(http.post(url, () => sseResponse(body())));
+  server.use(http.post(url, () => sseResponse(body())), http.post(completionsURL, () => sseResponse(body())));
 }
 
 /** What a server route would return: the client's stream as NDJSON bytes. */
@@ -202,5 +205,72 @@ describe('toReadableStream → chatStreamFromReadable', () => {
     serve(() => sseText(words.map((w) => chunk(w))));
     const theirs = OpenAIStream.fromReadableStream<ChatCompletionChunk>(await routeBody(), new AbortController());
     expect(await contents(theirs)).toEqual(words);
+  });
+});
+
+describe('streamFromReadable properties', () => {
+  /** Frames and error of a read, the error as name, message and whether it is typed. */
+  async function outcome(pieces: Uint8Array[]) {
+    const frames: string[] = [];
+    try {
+      for await (const f of streamFromReadable<unknown>(rechunkPieces(pieces))) frames.push(JSON.stringify(f));
+      return { frames };
+    } catch (error) {
+      return { frames, error: { name: (error as Error).name, message: (error as Error).message, typed: GatewayError.isInstance(error) } };
+    }
+  }
+
+  function rechunkPieces(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
+    let next = 0;
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (next >= pieces.length) return controller.close();
+        controller.enqueue(pieces[next++] as Uint8Array);
+      },
+    });
+  }
+
+  function split(bytes: Uint8Array, sizes: number[]): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (let offset = 0, i = 0; offset < bytes.length; i++) {
+      const size = sizes[i % sizes.length] as number;
+      out.push(bytes.slice(offset, offset + size));
+      offset += size;
+    }
+    return out;
+  }
+
+  const sizesArb = fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 });
+
+  it('reads back what toReadableStream wrote however the bytes are split', async () => {
+    const frameArb = fc.jsonValue({ maxDepth: 2 }).filter((v) => !isErrorPayload(v));
+    await fc.assert(
+      fc.asyncProperty(fc.array(frameArb, { maxLength: 8 }), sizesArb, async (frames, sizes) => {
+        const source = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(enc.encode(sseText(frames.map((f) => JSON.stringify(f)))));
+            controller.close();
+          },
+        });
+        serve(() => source);
+        const bytes = await bytesOf((await client().completions.create({ model: 'm', prompt: 'p', stream: true })).toReadableStream());
+        expect(await outcome(split(bytes, sizes))).toEqual({ frames: frames.map((f) => JSON.stringify(f)) });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('ends any bytes at all in frames or a GatewayError, the same however split', async () => {
+    const soup = fc
+      .array(fc.oneof(fc.constantFrom('\n', '\r\n', '{"a":1}', '{"error":{"code":"x"}}', '{', '"', 'é', '🌍', 'null', '[1]').map((t) => enc.encode(t)), fc.uint8Array({ maxLength: 4 })), { maxLength: 30 })
+      .map((parts) => Uint8Array.from(parts.flatMap((p) => [...p])));
+    await fc.assert(
+      fc.asyncProperty(soup, sizesArb, async (bytes, sizes) => {
+        const whole = await outcome([bytes]);
+        if (whole.error) expect(whole.error.typed, `${whole.error.name}: ${whole.error.message}`).toBe(true);
+        expect(await outcome(split(bytes, sizes))).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
