@@ -34,10 +34,38 @@ async function slowGateway(frames: number) {
   return { server, closedEarly: () => closedEarly, written: () => written };
 }
 
-/**
- * The route as docs/streaming.md shows it: pipeline() destroys the readable when the response
- * closes early, which cancels the body and so the upstream request; no listener needed.
- */
+/** The route as docs/streaming.md shows it: read the NDJSON body, write it out, cancel it when the response closes (without that listener this test fails). */
+function readerRoute(upstream: Gateway) {
+  return httpServer(async (_req, res: ServerResponse) => {
+    const stream = await upstream.chat.completions.create({ ...chatParams, stream: true });
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    const reader = stream.toReadableStream().getReader();
+    res.on('close', () => void reader.cancel());
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) res.write(r.value);
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  });
+}
+
+/** A route that iterates the stream itself: `stream.controller.abort()` on close (without it this test fails). */
+function loopRoute(upstream: Gateway) {
+  return httpServer(async (_req, res: ServerResponse) => {
+    const stream = await upstream.chat.completions.create({ ...chatParams, stream: true });
+    res.on('close', () => stream.controller.abort());
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    try {
+      for await (const c of stream) res.write(c.choices[0]?.delta.content ?? '');
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  });
+}
+
+/** pipeline() destroys the readable when the response closes early, which cancels the body: no listener needed. */
 function pipedRoute(upstream: Gateway) {
   return httpServer(async (_req, res: ServerResponse) => {
     const stream = await upstream.chat.completions.create({ ...chatParams, stream: true });
@@ -46,25 +74,11 @@ function pipedRoute(upstream: Gateway) {
   });
 }
 
-/** A route that writes each chunk itself: only the close listener stops the upstream (without it this test fails). */
-function loopRoute(upstream: Gateway) {
-  return httpServer(async (_req, res: ServerResponse) => {
-    const stream = await upstream.chat.completions.create({ ...chatParams, stream: true });
-    res.on('close', () => stream.controller.abort());
-    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-    try {
-      for await (const c of stream) res.write(`${JSON.stringify(c)}\n`);
-      res.end('\n');
-    } catch {
-      res.destroy();
-    }
-  });
-}
-
 describe('a node:http route streaming a gateway reply', () => {
   it.each([
-    ['pipeline()', pipedRoute],
-    ['a for await loop', loopRoute],
+    ['reading toReadableStream(), cancelled on close', readerRoute],
+    ['for await, controller.abort() on close', loopRoute],
+    ['pipeline(Readable.fromWeb(…))', pipedRoute],
   ])('aborts the upstream request when its client disconnects (%s)', async (_, route) => {
     const FRAMES = 500;
     const gateway = await slowGateway(FRAMES);
@@ -85,7 +99,7 @@ describe('a node:http route streaming a gateway reply', () => {
   it('delivers the whole reply to chatStreamFromReadable', async () => {
     const FRAMES = 20;
     const gateway = await slowGateway(FRAMES);
-    const server = await pipedRoute(new Gateway({ apiKey: KEY, baseURL: gateway.server.url }));
+    const server = await readerRoute(new Gateway({ apiKey: KEY, baseURL: gateway.server.url }));
     try {
       const res = await fetch(`${server.url}/chat`);
       const completion = await chatStreamFromReadable(res.body as ReadableStream<Uint8Array>).finalChatCompletion();
