@@ -165,7 +165,7 @@ describe('SSE reader properties', () => {
   });
 
   /** What a chat stream delivered as bytes in these pieces gives: its frames, or the typed error it ended with. */
-  async function throughClient(pieces: Uint8Array[]): Promise<Outcome> {
+  async function throughClient(pieces: Uint8Array[], endpoint: 'chat' | 'responses' = 'chat'): Promise<Outcome> {
     const queue = [...pieces];
     const fetch = async () =>
       sseResponse(
@@ -177,10 +177,14 @@ describe('SSE reader properties', () => {
           },
         }),
       );
-    const stream = await client({ fetch, maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const gateway = client({ fetch, maxRetries: 0 });
+    const stream =
+      endpoint === 'chat'
+        ? await gateway.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })
+        : await gateway.responses.create({ model: 'm', input: 'hi', stream: true });
     const frames: string[] = [];
     try {
-      for await (const frame of stream) frames.push(JSON.stringify(frame));
+      for await (const frame of stream as AsyncIterable<unknown>) frames.push(JSON.stringify(frame));
       return { frames };
     } catch (error) {
       const e = error as Error;
@@ -203,6 +207,23 @@ describe('SSE reader properties', () => {
         expect(await throughClient(split(bytes, sizes))).toEqual(whole);
       }),
       { numRuns: 60, examples: [[[chunk('é🌍你好')], '\r\n', [1]], [[chunk('a'), null], '\n', [3]]] },
+    );
+  });
+
+  it('gives a responses stream only frames or typed errors, the same however split, for events that are not events', async () => {
+    const eventArb = fc.oneof(
+      { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }).map((delta) => ({ type: 'response.output_text.delta', delta })) },
+      { weight: 1, arbitrary: frameArb },
+      { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((response) => ({ type: 'response.completed', response })) },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(eventArb, { minLength: 1, maxLength: 6 }), eolArb, sizesArb, async (events, eol, sizes) => {
+        const bytes = enc.encode(textOf({ frames: events.map((frame) => ({ frame, multiline: false, comment: false })), eol }));
+        const whole = await throughClient([bytes], 'responses');
+        if (whole.error) expect(whole.error.typed, `${whole.error.name}: ${whole.error.message}`).toBe(true);
+        expect(await throughClient(split(bytes, sizes), 'responses')).toEqual(whole);
+      }),
+      { numRuns: 60 },
     );
   });
 });

@@ -395,6 +395,24 @@ describe('what real gateways stream (REALITIES.md)', () => {
     }
   });
 
+  it.each([
+    ['null', 'null'],
+    ['a number', '7'],
+  ])('throws GatewayError, not a TypeError, for a responses event that is %s', async (_, data) => {
+    server.use(http.post(`${BASE}/responses`, () => sseResponse(`data: {"type":"response.created","response":{"id":"r"}}\n\ndata: ${data}\n\n`)));
+    const stream = await client().responses.create({ model: 'm', input: 'hi', stream: true });
+    const err = await stream.finalResponse().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toContain('Invalid event in responses stream');
+  });
+
+  it('reads output_text past output items that are not objects', async () => {
+    const response = { id: 'r', status: 'completed', output: [null, 5, { type: 'message', content: [null, { type: 'output_text', text: 'ok' }] }] };
+    server.use(http.post(`${BASE}/responses`, () => sseResponse(`data: ${JSON.stringify({ type: 'response.completed', response })}\n\n`)));
+    const stream = await client().responses.create({ model: 'm', input: 'hi', stream: true });
+    expect((await stream.finalResponse()).output_text).toBe('ok');
+  });
+
   it('takes a tool name repeated in every delta once', async () => {
     const call = (args: string, extra: Record<string, unknown> = {}) => ({
       ...chunk(undefined),
