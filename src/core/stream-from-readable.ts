@@ -78,9 +78,11 @@ async function* readJSONLines(body: ReadableStream<Uint8Array>, controller: Abor
         throw signal.aborted ? aborted() : toConnectionError(error, redactor, `Stream interrupted (${SOURCE.method} ${SOURCE.url})`);
       }
       if (signal.aborted) throw aborted();
+      // What is already buffered holds no line end: search only the new text (a long line in small chunks stays linear).
+      const from = buffer.length;
       buffer += result.done ? decoder.decode() : decoder.decode(result.value, { stream: true });
       let start = 0;
-      for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
+      for (let end = buffer.indexOf('\n', from); end !== -1; end = buffer.indexOf('\n', start)) {
         const line = buffer.charCodeAt(end - 1) === 13 && end > start ? buffer.slice(start, end - 1) : buffer.slice(start, end);
         start = end + 1;
         if (!line) {
@@ -104,7 +106,7 @@ async function* readJSONLines(body: ReadableStream<Uint8Array>, controller: Abor
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
-    // After the end marker the body is at its end (or holds nothing we read): release it either way.
+    // Release the body in every case: after the end marker, whatever follows is not read.
     void reader.cancel().catch(() => undefined);
     if (!normally && !signal.aborted) controller.abort();
   }
