@@ -15,6 +15,7 @@ const order = [
   'chat',
   'chat-stream',
   'chat-stream-final',
+  'chat-stream-browser',
   'chat-tools',
   'tools-run',
   'structured-outputs',

@@ -9,6 +9,7 @@ export type { AttemptInfo, FailoverInfo, GatewayHooks, ModelFallbackInfo, Respon
 // Stream classes are exported as types: their code loads with the first stream, and a value
 // export here would put it in every bundle.
 export type { Stream } from './core/streaming.js';
+export { streamFromReadable, type StreamFromReadableOptions } from './core/stream-from-readable.js';
 export {
   GatewayError,
   APIError,
@@ -32,6 +33,7 @@ export { EmbeddingBatchError, ToolRunLimitError } from './resources/errors.js';
 export { toFile } from './core/to-file.js';
 export type { ReadStreamLike, ToFileOptions, Uploadable } from './core/uploads.js';
 export type { ChatCompletionStream } from './resources/chat/completions/stream.js';
+export { chatStreamFromReadable } from './resources/chat/completions/chat-stream-from-readable.js';
 export { defineTool, responseFormat } from './resources/chat/completions/structured.js';
 export type { DefinedTool, ResponseFormatJSONSchema, ResponseFormatOptions, ToolDefinition } from './resources/chat/completions/structured.js';
 export type { InferOutput, StandardJSONSchemaConverter, StandardSchemaV1 } from './resources/chat/completions/standard-schema.js';

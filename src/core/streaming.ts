@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createAPIError, excerpt, toConnectionError } from './error-factory.js';
-import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
+import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
 import type { Redactor } from '../internal/redact.js';
 import type { OpenStream } from './types.js';
 
@@ -67,7 +67,14 @@ export class Stream<T> implements AsyncIterable<T> {
 
   /**
    * The stream as newline-delimited JSON bytes, e.g. to return from a server route
-   * (`new Response(stream.toReadableStream())`). Cancelling it cancels the request.
+   * (`new Response(stream.toReadableStream())`); `streamFromReadable` and
+   * `chatStreamFromReadable` read it back. Cancelling it cancels the request.
+   *
+   * One JSON value per line; after the last, an empty line marks the normal end (readers
+   * that skip empty lines, such as openai-node's, read it unchanged). An error the gateway
+   * sent mid-stream becomes a last line `{"error": …}` (its body, the API key removed), so
+   * the reader throws the same class; any other failure errors the body, which cuts the
+   * response and leaves the end marker out.
    */
   toReadableStream(): ReadableStream<Uint8Array> {
     const iterator = this[Symbol.asyncIterator]();
@@ -76,10 +83,15 @@ export class Stream<T> implements AsyncIterable<T> {
       async pull(ctrl) {
         try {
           const { value, done } = await iterator.next();
-          if (done) return ctrl.close();
+          if (done) {
+            ctrl.enqueue(encoder.encode('\n'));
+            return ctrl.close();
+          }
           ctrl.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
         } catch (error) {
-          ctrl.error(error);
+          if (!APIError.isInstance(error)) return ctrl.error(error);
+          ctrl.enqueue(encoder.encode(`${JSON.stringify(errorLine(error))}\n`));
+          ctrl.close();
         }
       },
       async cancel() {
@@ -87,6 +99,15 @@ export class Stream<T> implements AsyncIterable<T> {
       },
     });
   }
+}
+
+/**
+ * An APIError as the line `toReadableStream` ends with: its body when that is an error
+ * object, else the body wrapped as one (`event: error` frames carry plain text), which the
+ * reader classifies the same way.
+ */
+function errorLine(error: APIError): unknown {
+  return isErrorPayload(error.error) ? error.error : { error: error.error ?? '' };
 }
 
 /**

@@ -368,6 +368,49 @@ describe('what real gateways stream (REALITIES.md)', () => {
     expect((err as Error).message).toMatch(/Expected an event stream but got text\/html: "Welcome console".*does not end in \/v1/);
   });
 
+  // Found by test/core/streaming.property.test.ts: valid JSON that is not a chunk failed with a TypeError from the accumulator.
+  it.each([
+    ['null', 'null'],
+    ['a number', '42'],
+    ['a null choice', JSON.stringify(chunk(undefined, { choices: [null] }))],
+    ['a null tool-call fragment', JSON.stringify(chunk(undefined, { choices: [{ index: 0, delta: { tool_calls: [null] } }] }))],
+  ])('throws GatewayError, not a TypeError, for a chat frame that is %s', async (_, data) => {
+    serve(() => `${sseText([chunk('a')], { done: false })}data: ${data}\n\n${sseText([])}`);
+    const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toContain('Invalid chat completion chunk');
+  });
+
+  it('refuses a choice or tool-call index that is not a small whole number: nothing written to Array.prototype, no array of billions of slots', async () => {
+    const choice = (index: unknown) => chunk('x', { choices: [{ index, delta: { content: 'x' }, finish_reason: 'stop' }] });
+    const toolCall = (index: unknown) => chunk(undefined, { choices: [{ index: 0, delta: { tool_calls: [{ index, id: 'polluted' }] } }] });
+    for (const bad of [choice('__proto__'), toolCall('__proto__'), choice(2 ** 31 - 2), toolCall(2 ** 31 - 2), choice(-1), choice(0.5)]) {
+      serve(() => sseText([bad]));
+      const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(GatewayError);
+      expect(Object.prototype.hasOwnProperty.call(Array.prototype, 'finish_reason')).toBe(false);
+      expect(Object.prototype.hasOwnProperty.call(Array.prototype, 'id')).toBe(false);
+    }
+  });
+
+  it.each([
+    ['null', 'null'],
+    ['a number', '7'],
+  ])('throws GatewayError, not a TypeError, for a responses event that is %s', async (_, data) => {
+    server.use(http.post(`${BASE}/responses`, () => sseResponse(`data: {"type":"response.created","response":{"id":"r"}}\n\ndata: ${data}\n\n`)));
+    const stream = await client().responses.create({ model: 'm', input: 'hi', stream: true });
+    const err = await stream.finalResponse().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toContain('Invalid event in responses stream');
+  });
+
+  it('reads output_text past output items that are not objects', async () => {
+    const response = { id: 'r', status: 'completed', output: [null, 5, { type: 'message', content: [null, { type: 'output_text', text: 'ok' }] }] };
+    server.use(http.post(`${BASE}/responses`, () => sseResponse(`data: ${JSON.stringify({ type: 'response.completed', response })}\n\n`)));
+    const stream = await client().responses.create({ model: 'm', input: 'hi', stream: true });
+    expect((await stream.finalResponse()).output_text).toBe('ok');
+  });
+
   it('takes a tool name repeated in every delta once', async () => {
     const call = (args: string, extra: Record<string, unknown> = {}) => ({
       ...chunk(undefined),

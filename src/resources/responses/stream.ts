@@ -1,3 +1,4 @@
+import { excerpt } from '../../core/error-factory.js';
 import { GatewayError } from '../../core/errors.js';
 import { Stream } from '../../core/streaming.js';
 import type { Response, ResponseStreamEvent } from './types.js';
@@ -6,10 +7,11 @@ import type { Response, ResponseStreamEvent } from './types.js';
 export function withOutputText(response: Response): Response {
   if (typeof response.output_text === 'string') return response;
   let text = '';
-  for (const item of response.output ?? []) {
-    const content = (item as { content?: unknown }).content;
-    if (item.type !== 'message' || !Array.isArray(content)) continue;
-    for (const part of content as Array<{ type: string; text?: string }>) if (part.type === 'output_text') text += part.text ?? '';
+  // Read defensively: an `output` that is not an array of objects must not fail with a TypeError.
+  const output: unknown = response.output;
+  for (const item of Array.isArray(output) ? (output as unknown[]) : []) {
+    if (!isObject(item) || item.type !== 'message' || !Array.isArray(item.content)) continue;
+    for (const part of item.content as unknown[]) if (isObject(part) && part.type === 'output_text' && typeof part.text === 'string') text += part.text;
   }
   return { ...response, output_text: text };
 }
@@ -20,6 +22,8 @@ export class ResponseStream extends Stream<ResponseStreamEvent> {
 
   /** @internal */
   override _observe(event: ResponseStreamEvent): void {
+    // Valid JSON that is not an event (`data: null`) would otherwise fail with a TypeError here.
+    if (typeof event !== 'object' || event === null) throw new GatewayError(`Invalid event in responses stream: ${excerpt(JSON.stringify(event) ?? String(event))}`);
     if ('response' in event) this.#last = event.response;
   }
 
@@ -34,3 +38,5 @@ export class ResponseStream extends Stream<ResponseStreamEvent> {
     return withOutputText(last);
   }
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;

@@ -1,3 +1,5 @@
+import { excerpt } from '../../../core/error-factory.js';
+import { GatewayError } from '../../../core/errors.js';
 import { Stream } from '../../../core/streaming.js';
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionChunkToolCall, ChatCompletionMessageToolCall } from './types.js';
 
@@ -75,6 +77,8 @@ export class ChatCompletionAccumulator {
   #text: ChoiceText[] = [];
 
   add(chunk: ChatCompletionChunk): void {
+    // Valid JSON that is not a chunk (`data: null`) would otherwise fail below with a TypeError.
+    if (!isObject(chunk)) throw invalidChunk(chunk);
     const c = this.#completion;
     if (!c.id) c.id = chunk.id;
     if (!c.created) c.created = chunk.created;
@@ -85,6 +89,7 @@ export class ChatCompletionAccumulator {
     if (!parts) return;
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as ChatCompletionChunkChoice;
+      if (!isObject(part) || !isIndex(part.index)) throw invalidChunk(chunk);
       const choice: ChatCompletionChoice = (c.choices[part.index] ??= { index: part.index, message: { role: 'assistant', content: null }, finish_reason: null });
       const delta = part.delta;
       if (delta) {
@@ -94,7 +99,7 @@ export class ChatCompletionAccumulator {
           if (delta.refusal) (text.refusal ??= new TextBuffer()).push(delta.refusal);
           if (delta.reasoning_content) (text.reasoning_content ??= new TextBuffer()).push(delta.reasoning_content);
         }
-        if (delta.tool_calls) addToolCalls(choice, delta.tool_calls);
+        if (delta.tool_calls) addToolCalls(choice, delta.tool_calls, chunk);
       }
       if (part.finish_reason) choice.finish_reason = part.finish_reason;
       if (part.logprobs) choice.logprobs = part.logprobs;
@@ -114,9 +119,12 @@ export class ChatCompletionAccumulator {
   }
 }
 
-function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatCompletionChunkToolCall[]): void {
+function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatCompletionChunkToolCall[], chunk: ChatCompletionChunk): void {
   const calls = (choice.message.tool_calls ??= []);
-  for (const fragment of fragments) {
+  // Indexed, like the choices: a `tool_calls` that is not an array adds nothing rather than throwing a TypeError.
+  for (let i = 0; i < fragments.length; i++) {
+    const fragment = fragments[i] as ChatCompletionChunkToolCall;
+    if (!isObject(fragment) || !isIndex(fragment.index)) throw invalidChunk(chunk);
     const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
     if (fragment.id) call.id = fragment.id;
     // Some backends repeat the whole name in every delta instead of sending it once.
@@ -124,4 +132,20 @@ function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatComp
     if (name && name !== call.function.name) call.function.name += name;
     if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
   }
+}
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/** Above any real reply's count of choices or tool calls. */
+const MAX_INDEX = 2 ** 16;
+
+/**
+ * Choice and tool-call indexes are array slots: a string such as `"__proto__"` would write to
+ * Array.prototype, and an index in the billions makes an array that `result()` (and the
+ * caller) would loop over for minutes.
+ */
+const isIndex = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < MAX_INDEX;
+
+function invalidChunk(chunk: unknown): GatewayError {
+  return new GatewayError(`Invalid chat completion chunk in stream: ${excerpt(JSON.stringify(chunk) ?? String(chunk))}`);
 }
