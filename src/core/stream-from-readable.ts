@@ -53,16 +53,7 @@ const SOURCE = { method: 'READ', url: 'ReadableStream' } as const;
 async function* readJSONLines(body: ReadableStream<Uint8Array>, controller: AbortController, observe: (frame: unknown) => void): AsyncGenerator<unknown, void, undefined> {
   const signal = controller.signal;
   const aborted = () => new APIUserAbortError(undefined, { cause: signal.reason });
-  if (signal.aborted) {
-    void body.cancel().catch(() => undefined);
-    throw aborted();
-  }
-  let reader: ReadableStreamDefaultReader<Uint8Array>;
-  try {
-    reader = body.getReader();
-  } catch (error) {
-    throw new GatewayError('The body is already being read (a body can be read once).', { cause: error });
-  }
+  const reader = openReader(body, signal, aborted);
   const redactor = new Redactor();
   const decoder = new TextDecoder();
   const onAbort = () => void reader.cancel().catch(() => undefined);
@@ -96,13 +87,7 @@ async function* readJSONLines(body: ReadableStream<Uint8Array>, controller: Abor
         if (signal.aborted) throw aborted();
       }
       buffer = buffer.slice(start);
-      if (result.done) {
-        throw new APIConnectionError(
-          buffer
-            ? `Stream cut mid-line (${SOURCE.method} ${SOURCE.url}): ${excerpt(buffer)}`
-            : `Stream ended before its end marker (${SOURCE.method} ${SOURCE.url}): the source stream failed or the connection was cut.`,
-        );
-      }
+      if (result.done) throw endedEarly(buffer);
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
@@ -110,6 +95,28 @@ async function* readJSONLines(body: ReadableStream<Uint8Array>, controller: Abor
     void reader.cancel().catch(() => undefined);
     if (!normally && !signal.aborted) controller.abort();
   }
+}
+
+/** The body's reader; a body already aborted is released, one already being read refused. */
+function openReader(body: ReadableStream<Uint8Array>, signal: AbortSignal, aborted: () => GatewayError): ReadableStreamDefaultReader<Uint8Array> {
+  if (signal.aborted) {
+    void body.cancel().catch(() => undefined);
+    throw aborted();
+  }
+  try {
+    return body.getReader();
+  } catch (error) {
+    throw new GatewayError('The body is already being read (a body can be read once).', { cause: error });
+  }
+}
+
+/** A body that closed without the end marker: cut mid-line, or between lines. */
+function endedEarly(buffer: string): APIConnectionError {
+  return new APIConnectionError(
+    buffer
+      ? `Stream cut mid-line (${SOURCE.method} ${SOURCE.url}): ${excerpt(buffer)}`
+      : `Stream ended before its end marker (${SOURCE.method} ${SOURCE.url}): the source stream failed or the connection was cut.`,
+  );
 }
 
 function parseLine(line: string, redactor: Redactor): unknown {

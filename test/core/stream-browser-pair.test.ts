@@ -1,20 +1,16 @@
 import fc from 'fast-check';
 import { http } from 'msw';
 import { Stream as OpenAIStream } from 'openai/core/streaming';
-import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   APIConnectionError,
   APIError,
   APIUserAbortError,
   chatStreamFromReadable,
   GatewayError,
-  InternalServerError,
   RateLimitError,
   streamFromReadable,
   type ChatCompletionChunk,
-  type ChatCompletionStream,
-  type Stream,
-  type StreamFromReadableOptions,
 } from '../../src/index.js';
 import { isErrorPayload } from '../../src/core/errors.js';
 import { BASE, chatParams, client, KEY, leaksKey } from '../helpers/fixtures.js';
@@ -195,12 +191,6 @@ describe('toReadableStream → chatStreamFromReadable', () => {
     const stream = chatStreamFromReadable(new ReadableStream<Uint8Array>());
     setTimeout(() => stream.controller.abort(), 5);
     await expect(contents(stream)).rejects.toBeInstanceOf(APIUserAbortError);
-  });
-
-  it('is typed: a ChatCompletionStream, or a Stream of the given frames', () => {
-    expectTypeOf(chatStreamFromReadable).returns.toEqualTypeOf<ChatCompletionStream>();
-    expectTypeOf(streamFromReadable<{ type: string }>).returns.toEqualTypeOf<Stream<{ type: string }>>();
-    expectTypeOf(streamFromReadable).parameter(1).toEqualTypeOf<StreamFromReadableOptions | undefined>();
   });
 
   it('reads any stream generically with streamFromReadable', async () => {

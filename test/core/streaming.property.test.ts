@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OpenStream } from '../../src/core/request.js';
+import type { OpenStream } from '../../src/core/types.js';
 import { iterateSSE, type SSEOptions } from '../../src/core/streaming.js';
 import { APIConnectionError, APIError, GatewayError } from '../../src/index.js';
 import { Redactor } from '../../src/internal/redact.js';

@@ -1,6 +1,6 @@
 // Type-level tests, checked by `npm run typecheck` (tsc over test/).
 import { expectTypeOf } from 'vitest';
-import { defineTool, Gateway, responseFormat, type APIPromise, type ChatCompletion, type ChatCompletionStream, type ChatCompletionChunk, type Model, type ModelList } from '../../src/index.js';
+import { chatStreamFromReadable, defineTool, Gateway, responseFormat, streamFromReadable, type StreamFromReadableOptions, type APIPromise, type ChatCompletion, type ChatCompletionStream, type ChatCompletionChunk, type Model, type ModelList } from '../../src/index.js';
 
 declare const client: Gateway;
 const messages = [{ role: 'user' as const, content: 'hi' }];
@@ -77,3 +77,8 @@ defineTool({ name: 'bad', parameters: schema, run: (args: { town: string }) => a
 expectTypeOf<Extract<VideoModel, 'vendor_video2'>>().toEqualTypeOf<'vendor_video2'>();
 expectTypeOf<Extract<VideoModel, 'vendor_video2-landscape'>>().toEqualTypeOf<'vendor_video2-landscape'>();
 expectTypeOf<'anything'>().toMatchTypeOf<VideoModel>();
+
+// The readers of a route's toReadableStream(): a ChatCompletionStream, or a Stream of the given frames.
+expectTypeOf(chatStreamFromReadable).returns.toEqualTypeOf<ChatCompletionStream>();
+expectTypeOf(streamFromReadable<{ type: string }>).returns.toEqualTypeOf<Stream<{ type: string }>>();
+expectTypeOf(streamFromReadable).parameter(1).toEqualTypeOf<StreamFromReadableOptions | undefined>();

@@ -1,5 +1,4 @@
-import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
-import type { RequestOptions } from '../../core/types.js';
+import { APITimeoutError, APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
 import { failureKind, isRetryable } from '../../core/decide.js';
 import type { Redactor } from '../../internal/redact.js';
 import { anySignal } from '../../internal/signals.js';

@@ -2,7 +2,7 @@ import { ValidationError } from '../../../core/errors.js';
 import type { InferOutput, StandardSchemaV1 } from './standard-schema.js';
 import type { SchemaSlot } from './attached-schema.js';
 import { isToolName, TOOL_NAME_RULE } from './tool-name.js';
-import type { ChatCompletionMessageToolCall, ChatCompletionTool, ToolRunContext } from './types.js';
+import type { ChatCompletionTool, ToolRunContext } from './types.js';
 
 /**
  * Where a response format or tool keeps its schema (and `run`): not enumerable, never sent.
