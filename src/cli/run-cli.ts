@@ -46,7 +46,7 @@ function report(error: unknown, signal: AbortSignal): { message: string; code: n
   // Caught before anything was sent: the arguments were wrong (e.g. a size the model lacks).
   if (ValidationError.isInstance(error)) return { message: `${error.name}: ${error.message}`, code: ExitCode.usage };
   // Messages that end by quoting the server ("failed: Out of credit.") add a period of their own.
-  if (error instanceof Error) return { message: `${error.name}: ${error.message.replace(/(?<!\.)\.\.$/, '.')}`, code: ExitCode.failed };
+  if (error instanceof Error) return { message: `${error.name}: ${error.message}`, code: ExitCode.failed };
   return { message: `Error: ${String(error)}`, code: ExitCode.failed };
 }
 

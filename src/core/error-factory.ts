@@ -162,7 +162,8 @@ export interface UnexpectedAt {
   expected: string;
   method: string;
   url: string;
-  baseURL: string;
+  /** The base URL the request went to; undefined for an absolute URL (a download), which gets no hint. */
+  baseURL: string | undefined;
 }
 
 /**
@@ -170,7 +171,7 @@ export interface UnexpectedAt {
  * removed: a proxy's page may echo the request's headers), and point at the base URL.
  */
 export function unexpectedBody(text: string, at: UnexpectedAt, redactor: Redactor): GatewayError {
-  const hint = baseURLHint(at.baseURL);
+  const hint = at.baseURL === undefined ? undefined : baseURLHint(at.baseURL);
   const quote = excerpt(text);
   return new GatewayError(redactor.string(`Expected ${at.expected} but got ${at.contentType || 'a body without a content type'}${quote ? `: "${quote}"` : ''} (${at.method} ${at.url}).${hint ? ` ${hint}` : ''}`));
 }

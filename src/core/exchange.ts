@@ -30,10 +30,9 @@ export interface Exchange {
 /** A failure below HTTP (refused, reset, DNS, a body read cut or timed out) as the SDK's error. */
 export async function transportError(ex: Exchange, error: unknown): Promise<GatewayError> {
   if (error instanceof GatewayError) return error;
-  const { method } = ex.info;
-  if (ex.request.signal?.aborted) return ex.call.stopped(ex.request.signal, `${method} ${ex.url}`);
-  if (ex.timer.signal.aborted) return new APITimeoutError(`Request timed out after ${ex.call.options.timeout ?? ex.call.config.timeout} ms (${method} ${ex.url}).`);
-  return (await errorFactory()).toConnectionError(error, ex.call.config.redactor, `Connection error (${method} ${ex.url})`);
+  if (ex.request.signal?.aborted) return ex.call.stopped(ex.request.signal, where(ex));
+  if (ex.timer.signal.aborted) return new APITimeoutError(`Request timed out after ${ex.call.options.timeout ?? ex.call.config.timeout} ms (${where(ex)}).`);
+  return (await errorFactory()).toConnectionError(error, ex.call.config.redactor, `Connection error (${where(ex)})`);
 }
 
 /**
@@ -56,11 +55,20 @@ export async function apiError(ex: Exchange, response: Response, payload: unknow
     body: payload,
     headers: response.headers,
     method: ex.info.method,
-    url: ex.url,
+    url: shownURL(ex.url),
     retryAfterMs: parseRetryAfter(response.headers),
     requestID: requestIDFrom(response.headers),
     redactor: ex.call.config.redactor,
     message: more.message,
-    hint: more.hint ? factory.baseURLHint(ex.info.baseURL) : undefined,
+    hint: more.hint && ex.request.req.url === undefined ? factory.baseURLHint(ex.info.baseURL) : undefined,
   });
 }
+
+/**
+ * A URL as errors show it: without its query or fragment. Base URLs have none; a download
+ * URL's query often holds a signed token.
+ */
+export const shownURL = (url: string): string => url.replace(/[?#].*$/s, '');
+
+/** The attempt as errors name it: `POST https://gateway.example/v1/chat/completions`. */
+export const where = (ex: Exchange): string => `${ex.info.method} ${shownURL(ex.url)}`;

@@ -1,4 +1,4 @@
-import { apiError, errorFactory, readText, transportError, type Exchange } from './exchange.js';
+import { apiError, errorFactory, readText, shownURL, transportError, where, type Exchange } from './exchange.js';
 import { APIConnectionError, GatewayError, isErrorPayload } from './errors.js';
 import type { Answer, OpenStream } from './types.js';
 
@@ -16,7 +16,7 @@ export async function readResponse(ex: Exchange, response: Response): Promise<An
   if (req.responseType === 'text') return { response, data: text };
   const payload = parseBody(text);
   // Retried like a connection error: a proxy may have answered without the request being served.
-  if (payload === undefined) throw new APIConnectionError(`Empty response body (${response.status}) from ${ex.info.method} ${ex.url}: the request may not have been served.`);
+  if (payload === undefined) throw new APIConnectionError(`Empty response body (${response.status}) from ${where(ex)}: the request may not have been served.`);
   if (typeof payload === 'string') throw await unexpected(ex, payload, contentType, 'JSON');
   if (isErrorPayload(payload)) throw await apiError(ex, response, payload);
   return { response, data: payload };
@@ -25,7 +25,7 @@ export async function readResponse(ex: Exchange, response: Response): Promise<An
 /** An error status, or JSON where events were expected (an error object, or a server that ignored `stream`). */
 async function errorOf(ex: Exchange, response: Response, contentType: string): Promise<GatewayError> {
   const payload = parseBody(await readText(ex, response));
-  if (response.ok && !isErrorPayload(payload)) return new GatewayError(`Expected an event stream but got JSON (${ex.info.method} ${ex.url}).`);
+  if (response.ok && !isErrorPayload(payload)) return new GatewayError(`Expected an event stream but got JSON (${where(ex)}).`);
   return apiError(ex, response, payload, { hint: response.status === 404 || typeof payload === 'string' });
 }
 
@@ -38,7 +38,7 @@ async function openBody(ex: Exchange, response: Response, contentType: string): 
   const { method } = ex.info;
   // An HTML page where events were expected is a wrong URL or a proxy's page, not a cut stream.
   if (req.stream && contentType.includes('html')) throw await unexpected(ex, await readText(ex, response), contentType, 'an event stream');
-  if (!response.body) throw new GatewayError(`Response has no body to stream (${method} ${ex.url}).`);
+  if (!response.body) throw new GatewayError(`Response has no body to stream (${where(ex)}).`);
   const reader = response.body.getReader();
   let first: ReadableStreamReadResult<Uint8Array>;
   try {
@@ -47,14 +47,14 @@ async function openBody(ex: Exchange, response: Response, contentType: string): 
     void reader.cancel().catch(() => undefined);
     throw error;
   }
-  if ((first.done || !first.value) && !req.download) throw new APIConnectionError(`Stream closed before any data (${method} ${ex.url}).`);
+  if ((first.done || !first.value) && !req.download) throw new APIConnectionError(`Stream closed before any data (${where(ex)}).`);
   const bytes = first.value ?? new Uint8Array(0);
   // Labelled as something else (text/plain from a proxy): events are read, anything else quoted.
   if (req.stream && contentType && !contentType.includes('event-stream')) {
     const quote = await (await import('./not-events.js')).quoteUnlessEvents(bytes, reader);
     if (quote !== undefined) throw await unexpected(ex, quote, contentType, 'an event stream');
   }
-  return { reader, first: bytes, signal: ex.request.signal ?? new AbortController().signal, method, url: ex.url };
+  return { reader, first: bytes, signal: ex.request.signal ?? new AbortController().signal, method, url: shownURL(ex.url) };
 }
 
 async function readChunk(ex: Exchange, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
@@ -67,7 +67,8 @@ async function readChunk(ex: Exchange, reader: ReadableStreamDefaultReader<Uint8
 
 /** A successful response whose body is not what the endpoint sends, quoted (secrets removed). */
 async function unexpected(ex: Exchange, text: string, contentType: string, expected: string): Promise<GatewayError> {
-  return (await errorFactory()).unexpectedBody(text, { contentType, expected, method: ex.info.method, url: ex.url, baseURL: ex.info.baseURL }, ex.call.config.redactor);
+  const base = ex.request.req.url === undefined ? ex.info.baseURL : undefined;
+  return (await errorFactory()).unexpectedBody(text, { contentType, expected, method: ex.info.method, url: shownURL(ex.url), baseURL: base }, ex.call.config.redactor);
 }
 
 /** Parsed JSON, the raw text when it is not JSON, or undefined for an empty body. */

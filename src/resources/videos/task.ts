@@ -38,7 +38,8 @@ export function taskFailed(task: VideoTask, redactor: Redactor): VideoTaskFailed
   const safe = redactDeep(task, redactor);
   const error = failureText(safe);
   const how = String(safe.status).toLowerCase() === 'failed' ? 'failed' : `ended with status '${String(safe.status)}'`;
-  return new VideoTaskFailedError(`Video task ${safe.id} ${how}${error ? `: ${error}` : ''}.`, safe, error);
+  // The server's text may end its own sentence: one period, not two.
+  return new VideoTaskFailedError(`Video task ${safe.id} ${how}${error ? `: ${error.replace(/[.\s]+$/, '')}` : ''}.`, safe, error);
 }
 
 /**

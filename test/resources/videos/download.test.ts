@@ -36,6 +36,20 @@ const sendVideo = (res: ServerResponse, { length = true } = {}) => {
 const task = (url: string): VideoTask => ({ id: 't1', status: 'completed', created_at: 1, video_url: url });
 
 describe('videos.download', () => {
+  it("names a CDN's failure without its signed query, and without the base-URL hint meant for the gateway", async () => {
+    const gw = await server((_, res) => res.end('{}'));
+    const cdn = await server((_, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('no such object');
+    });
+    const err = await new Gateway({ apiKey: KEY, baseURL: `${gw.origin}/api`, maxRetries: 0 })
+      .videos.download(`${cdn.origin}/v.mp4?X-Amz-Signature=secret-signature-123`)
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 404 });
+    expect((err as Error).message).toContain(`${cdn.origin}/v.mp4`);
+    expect((err as Error).message).not.toMatch(/secret-signature-123|Check the base URL/);
+  });
+
   it('downloads a completed task, reporting progress up to Content-Length', async () => {
     const gw = await server((_req, res) => sendVideo(res));
     const client = new Gateway({ apiKey: KEY, baseURL: gw.url });
