@@ -9,8 +9,12 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
 
-// 18 KB since 0.2: raw responses (APIPromise) and logging live in the core.
-const BUDGET_GZIP_BYTES = 18 * 1024;
+// 18 KB since 0.2: raw responses (APIPromise) and logging live in the core. 19 KB since 0.3:
+// the request path in named stages (call, attempt, response, exchange; after a failure,
+// recovery loads on first use), the checks that refuse unsendable keys, headers and base
+// URLs at construction, the chat schema's new rules, and the chunk boundaries that errors
+// living in their resources' folders add (docs/architecture.md#size).
+const BUDGET_GZIP_BYTES = 19 * 1024;
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const result = await browserBuild({

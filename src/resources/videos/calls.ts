@@ -5,6 +5,7 @@ import { downloadRequest, withProgress } from './download.js';
 import { ValidationError } from '../../core/errors.js';
 import type { Redactor } from '../../internal/redact.js';
 import { normalizeVideoTask, taskNotFound } from './task.js';
+import { waitForVideo } from './wait.js';
 import { DURATION_RULE, isVideoDuration } from './durations.js';
 import type { VideoContext, VideoCreateParams, VideoDownloadOptions, VideoTask, VideoTaskSource, VideoWaitOptions } from './types.js';
 
@@ -78,5 +79,5 @@ export function download(ctx: VideoContext, taskOrURL: VideoTask | string, optio
 /** Checks, then submits and polls (the loop in wait.ts loads on first use). */
 export async function generateAndWait(videos: VideoTaskSource, body: VideoCreateParams, options: VideoWaitOptions, redactor: Redactor): Promise<VideoTask> {
   checkVideoParams(body);
-  return (await import('./wait.js')).waitForVideo(videos, body, options, redactor);
+  return waitForVideo(videos, body, options, redactor);
 }

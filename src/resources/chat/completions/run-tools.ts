@@ -1,3 +1,4 @@
+import { untilAborted } from '../../../internal/signals.js';
 import { APIUserAbortError, ValidationError } from '../../../core/errors.js';
 import { ToolRunLimitError } from '../../errors.js';
 import type { Redactor } from '../../../internal/redact.js';
@@ -42,7 +43,9 @@ export async function runTools(chat: ChatCaller, body: ChatCompletionRunToolsPar
       if (calls.length === 0) return { completion, messages };
       throw new ToolRunLimitError(maxTurns, messages, completion);
     }
-    const toolResults = await untilAborted(Promise.all(calls.map((call) => runOne(call, body.tools, signal, redactor))), signal, aborted);
+    const toolResults = await untilAborted(Promise.all(calls.map((call) => runOne(call, body.tools, signal, redactor))), signal).catch((error: unknown) => {
+      throw signal?.aborted ? aborted() : error;
+    });
     for (const result of toolResults) messages.push({ role: 'tool', tool_call_id: result.call.id, content: result.content });
     await onStep?.({ turn, completion, toolResults });
   }
@@ -75,15 +78,4 @@ async function runOne(call: ChatCompletionMessageToolCall, tools: readonly Defin
     const text = redactor.string(error instanceof Error ? (error.name === 'Error' ? error.message : `${error.name}: ${error.message}`) : String(error));
     return { ...failed(`${name} failed: ${text}`), args: checked.value };
   }
-}
-
-/** Rejects as soon as `signal` aborts, even while tools are still running. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, aborted: () => Error): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted());
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
