@@ -41,16 +41,16 @@ const byStatus: Record<number, APIErrorClass> = {
  * Each entry is a code or type the gateway or common OpenAI-compatible servers send.
  */
 const byCode: Record<string, APIErrorClass> = {
-  insufficient_quota: InsufficientQuotaError, // gateway spec §7
+  insufficient_quota: InsufficientQuotaError, // one of the gateway's own error codes
   insufficient_user_quota: InsufficientQuotaError, // new-api / one-api
   pre_consume_token_quota_failed: InsufficientQuotaError, // new-api / one-api
-  invalid_api_key: AuthenticationError, // gateway spec §7
+  invalid_api_key: AuthenticationError, // one of the gateway's own error codes
   authentication_error: AuthenticationError, // OpenAI-style type
-  model_not_found: NotFoundError, // gateway spec §7
-  invalid_request_error: BadRequestError, // gateway spec §7
+  model_not_found: NotFoundError, // one of the gateway's own error codes
+  invalid_request_error: BadRequestError, // one of the gateway's own error codes
   rate_limit_exceeded: RateLimitError, // OpenAI-style code
   rate_limit_error: RateLimitError, // OpenAI-style type
-  server_error: InternalServerError, // gateway spec §7
+  server_error: InternalServerError, // one of the gateway's own error codes
 };
 
 function classify(status: number, code: string | null, type: string | null): APIErrorClass {
@@ -91,7 +91,7 @@ export interface ParsedErrorBody {
 }
 
 /**
- * Reads every error-body shape of REALITIES.md: `{"error":{message,type,param,code}}` (with
+ * Reads every error-body shape OpenAI-compatible gateways send: `{"error":{message,type,param,code}}` (with
  * or without param/code; code a string, a number, `""` or null), `{"error":"text"}`, the
  * flat `{"code","message","data"}` and `{"status","message"}`, `{"html-message"}`,
  * `{"detail"}`, plain text and HTML pages. Any other body is quoted as an excerpt, so the

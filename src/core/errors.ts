@@ -199,12 +199,12 @@ export class ServiceUnavailableError extends InternalServerError {
 }
 
 /**
- * Codes and types that mean the account is out of credit, whatever the status (REALITIES.md:
+ * Codes and types that mean the account is out of credit, whatever the status (as gateways send it:
  * 429 `insufficient_quota`, 403 `insufficient_user_quota`, `pre_consume_token_quota_failed`,
  * or a 429 whose `type` is `insufficient_quota` with another code). Never worth a retry.
  */
 const quotaCodes: ReadonlySet<string> = new Set([
-  'insufficient_quota', // gateway spec §7, OpenAI
+  'insufficient_quota', // the gateway's own code for 429, as OpenAI's
   'insufficient_user_quota', // new-api / one-api: the user's balance is exhausted (403)
   'pre_consume_token_quota_failed', // new-api / one-api: the token's quota cannot cover the request
 ]);
