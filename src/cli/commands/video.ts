@@ -1,11 +1,12 @@
-import type { VideoDuration } from 'unified-gateway';
+import { videoPrices, type VideoDuration } from 'unified-gateway';
 import { integerOption, requireOption, stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { checkOutPath, writeOut } from '../out-file.js';
 import { resolvePrompt } from '../resolve-prompt.js';
 import { createProgress } from '../progress.js';
 
-const DURATIONS: readonly number[] = [5, 10, 15, 20];
+/** The durations the gateway offers: the SDK's price table has one entry per duration. */
+const DURATIONS: readonly number[] = Object.keys(videoPrices).map(Number);
 
 /** `unified-gateway video <prompt> --duration N --out F`: generate, wait with progress, download. */
 export const video: Command = {
@@ -38,7 +39,7 @@ Examples:
   async run({ values, positionals, client, signal, io }) {
     const duration = integerOption(values, 'duration', { min: 1 }, 'video');
     if (duration === undefined) throw new UsageError('Missing required option --duration (5, 10, 15 or 20)', 'video');
-    if (!DURATIONS.includes(duration)) throw new UsageError(`Option --duration must be 5, 10, 15 or 20 (seconds), got ${duration}`, 'video');
+    if (!DURATIONS.includes(duration)) throw new UsageError(`Option --duration must be ${DURATIONS.join(', ').replace(/, (\d+)$/, ' or $1')} (seconds), got ${duration}`, 'video');
     const out = requireOption(values, 'out', 'video');
     const pollIntervalMs = integerOption(values, 'poll-ms', { min: 0 }, 'video');
     await checkOutPath(out, 'video');
