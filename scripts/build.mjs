@@ -32,8 +32,9 @@ if (fresh && !process.argv.includes('--force')) {
 
 const started = Date.now();
 // Built beside dist/ and swapped in at the end, so a test or script reading dist/ while a
-// build runs never finds it half written or missing.
-const staging = join(root, '.tmp', 'dist-build');
+// build runs never finds it half written or missing. At dist/'s depth: source maps hold
+// paths relative to where they were written.
+const staging = join(root, '.dist-build');
 rmSync(staging, { recursive: true, force: true });
 rmSync(stampFile, { force: true });
 try {

@@ -2,7 +2,6 @@ import { lazy } from '../internal/lazy.js';
 import { requestIDFrom } from '../internal/request-id.js';
 import { anySignal } from '../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
-import { checkApiKey } from './check.js';
 import { apiError, transportError, type Exchange } from './exchange.js';
 import type { AttemptInfo } from './hooks.js';
 import { readResponse } from './response.js';
@@ -27,7 +26,8 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
   const timeout = setTimeout(() => timer.abort(), timeoutMs);
   const ex: Exchange = { call, request, info, url: info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined };
   try {
-    const headers = await authorize(ex);
+    const authorized = authorize(ex);
+    const headers = authorized instanceof Promise ? await authorized : authorized;
     config.events.onRequest?.(info);
     const started = Date.now();
     const response = await fetchFollowingRedirects(ex, headers);
@@ -38,14 +38,23 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
   }
 }
 
-/** A copy of the request's headers with the key: per attempt, since a key function may rotate it and a 303 rewrites the request. */
-async function authorize(ex: Exchange): Promise<Record<string, string>> {
+/**
+ * A copy of the request's headers with the key: per attempt, since a key function may
+ * rotate it and a 303 rewrites the request. A promise only when a key function returns one
+ * (no promise per request otherwise). Keys were checked when given (options.ts).
+ */
+function authorize(ex: Exchange): Record<string, string> | Promise<Record<string, string>> {
   const headers = { ...ex.request.headers };
-  if (headers.authorization === undefined && ex.request.req.auth !== false) {
-    const key = ex.call.config.apiKey();
-    headers.authorization = `Bearer ${checkApiKey(typeof key === 'string' ? key : await key)}`;
+  if (headers.authorization !== undefined || ex.request.req.auth === false) return headers;
+  const key = ex.call.config.apiKey();
+  if (typeof key === 'string') {
+    headers.authorization = `Bearer ${key}`;
+    return headers;
   }
-  return headers;
+  return key.then((resolved) => {
+    headers.authorization = `Bearer ${resolved}`;
+    return headers;
+  });
 }
 
 /**

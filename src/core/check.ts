@@ -31,7 +31,7 @@ export function checkBaseURL(name: string, value: string): string {
   try {
     url = new URL(trimmed);
   } catch {
-    throw new ValidationError(name, `must be an absolute http(s) URL ending in /v1, got ${JSON.stringify(value)}`);
+    throw new ValidationError(name, 'must be an absolute http(s) URL such as https://gateway.example/v1');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError(name, 'must use http: or https:');
   // Never quoted back: the password would end up in the message.
@@ -60,7 +60,8 @@ export function checkHeaders(field: string, headers: unknown): void {
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) throw new ValidationError(`${field}.${name}`, 'is not a header name (no spaces or separators)');
     // eslint-disable-next-line no-control-regex
-    if (typeof value !== 'string' || /[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new ValidationError(`${field}.${name}`, NOT_HEADER_TEXT);
+    if (typeof value !== 'string') throw new ValidationError(`${field}.${name}`, 'must be a string');
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new ValidationError(`${field}.${name}`, NOT_HEADER_TEXT);
   }
 }
 

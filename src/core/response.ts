@@ -1,3 +1,4 @@
+import { untilAborted } from '../internal/signals.js';
 import { apiError, errorFactory, readText, shownURL, transportError, where, type Exchange } from './exchange.js';
 import { APIConnectionError, GatewayError, isErrorPayload } from './errors.js';
 import type { Answer, OpenStream } from './types.js';
@@ -12,7 +13,13 @@ export async function readResponse(ex: Exchange, response: Response): Promise<An
   if (!response.ok || (req.stream && contentType.includes('json'))) throw await errorOf(ex, response, contentType);
   if (ex.call.raw) return { response, data: undefined };
   if (req.stream || req.download) return { response, data: await openBody(ex, response, contentType) };
-  const text = await readText(ex, response);
+  // readText inlined: one promise fewer on the path every JSON request takes.
+  let text: string;
+  try {
+    text = await (ex.custom ? untilAborted(response.text(), ex.signal) : response.text());
+  } catch (error) {
+    throw await transportError(ex, error);
+  }
   if (req.responseType === 'text') return { response, data: text };
   const payload = parseBody(text);
   // Retried like a connection error: a proxy may have answered without the request being served.
