@@ -30,7 +30,8 @@ export function modelCatalogDeclaration(ids: readonly string[], source: Declarat
 // With this file in your project (anywhere tsconfig.json includes), every \`model\` field
 // autocompletes these ids and still accepts any other string.
 
-// \`export {}\` makes this file a module, so the block below adds to the package's types instead of replacing them.
+// \`export {}\` makes this file a module, so the block below adds to the package's types
+// instead of replacing them.
 export {};
 
 declare module 'unified-gateway' {
