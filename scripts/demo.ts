@@ -21,6 +21,7 @@ const order = [
   'structured-outputs',
   'chat-vision',
   'models',
+  'typed-model-ids',
   'completions',
   'embeddings',
   'embeddings-bulk',
@@ -104,6 +105,8 @@ const out = mkdtempSync(join(tmpdir(), 'unified-gateway-demo-'));
 const model = process.env.GATEWAY_MODEL ?? 'gpt-4o-mini';
 const cliRuns = [
   ['models'],
+  // The real service lists 200+ ids: written to a file there, printed from the mock.
+  real ? ['models', '--typescript', '--out', join(out, 'gateway-models.d.ts')] : ['models', '--typescript'],
   ['chat', 'Hello from the command line', '--model', model],
   ...(real
     ? []

@@ -12,6 +12,7 @@ const isRoot = process.getuid?.() === 0;
 
 const image = (out: string) => ['image', 'a cat', '--out', out];
 const video = (out: string) => ['video', 'waves', '--duration', '5', '--out', out, '--poll-ms', '20'];
+const models = (out: string) => ['models', '--typescript', '--out', out];
 
 async function expectRefused(args: string[], out: string, why: string) {
   const run = await runCli(args, { env: served.env });
@@ -25,6 +26,7 @@ describe('--out is checked before anything is sent', { timeout: 20_000 }, () => 
   it.each([
     ['image', image],
     ['video', video],
+    ['models', models],
   ])('%s: a missing parent directory', async (_name, args) => {
     const out = join(served.dir, 'no-such-dir', 'x.out');
     await expectRefused(args(out), out, `the directory '${join(served.dir, 'no-such-dir')}' does not exist`);
@@ -33,6 +35,7 @@ describe('--out is checked before anything is sent', { timeout: 20_000 }, () => 
   it.each([
     ['image', image],
     ['video', video],
+    ['models', models],
   ])('%s: a directory', async (_name, args) => {
     await expectRefused(args(served.dir), served.dir, 'it is a directory');
   });

@@ -82,3 +82,11 @@ expectTypeOf<'anything'>().toMatchTypeOf<VideoModel>();
 expectTypeOf(chatStreamFromReadable).returns.toEqualTypeOf<ChatCompletionStream>();
 expectTypeOf(streamFromReadable<{ type: string }>).returns.toEqualTypeOf<Stream<{ type: string }>>();
 expectTypeOf(streamFromReadable).parameter(1).toEqualTypeOf<StreamFromReadableOptions | undefined>();
+
+// Without a generated catalogue (this repository has none), ModelCatalog is empty and a model
+// id is any string, as before; test/types/model-catalog.test.ts checks a project with one.
+import type { ChatCompletionCreateParams, ModelCatalog, ModelId } from '../../src/index.js';
+expectTypeOf<keyof ModelCatalog>().toEqualTypeOf<never>();
+expectTypeOf<string>().toMatchTypeOf<ModelId>();
+expectTypeOf<ModelId>().toMatchTypeOf<string>();
+expectTypeOf<string>().toMatchTypeOf<ChatCompletionCreateParams['model']>();

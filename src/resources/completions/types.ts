@@ -1,8 +1,9 @@
 import type { CompletionUsage } from '../chat/completions/types.js';
+import type { ModelId } from '../shared/model-catalog.js';
 
 /** Fields shared by streaming and non-streaming legacy completions. */
 export interface CompletionCreateParamsBase {
-  model: string;
+  model: ModelId;
   /** Text, texts, or token arrays. */
   prompt: string | string[] | number[] | number[][];
   /** Integer >= 0. @default 16 */

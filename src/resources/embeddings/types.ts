@@ -1,8 +1,9 @@
 import type { RequestOptions } from '../../core/types.js';
+import type { ModelId } from '../shared/model-catalog.js';
 
 /** POST /embeddings parameters. */
 export interface EmbeddingCreateParams {
-  model: string;
+  model: ModelId;
   /** A text, texts, or token arrays. Empty strings are rejected. */
   input: string | string[] | number[] | number[][];
   /** `float` (numbers) or `base64` (raw strings, returned as sent). @default numbers, fetched as base64 */
@@ -29,7 +30,7 @@ export interface CreateEmbeddingResponse<E = number[]> {
 
 /** Parameters of `embeddings.createMany`: many texts, embedded in batches. */
 export interface EmbeddingCreateManyParams {
-  model: string;
+  model: ModelId;
   /** The texts, in order; none may be empty. */
   input: readonly string[];
   /** As for `create`: `float` (numbers) or `base64` (raw strings, returned as sent). @default numbers, fetched as base64 */

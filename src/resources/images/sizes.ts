@@ -1,3 +1,5 @@
+import type { ModelId } from '../shared/model-catalog.js';
+
 /** `<width>x<height>`, e.g. `1024x1024`. */
 export type ImageSize = `${number}x${number}`;
 
@@ -14,8 +16,11 @@ export const imageSizesByModel = {
 /** The image models whose sizes the gateway documents. */
 export type KnownImageModel = keyof typeof imageSizesByModel;
 
-/** An image model id: the documented ones autocomplete; any other id is accepted as it is. */
-export type ImageModel = KnownImageModel | (string & {});
+/**
+ * An image model id: the documented ones autocomplete, as do the ids of a generated
+ * `ModelCatalog`; any other id is accepted as it is.
+ */
+export type ImageModel = KnownImageModel | ModelId;
 
 /**
  * The sizes `M` accepts: its documented sizes for a known model (so

@@ -1,4 +1,5 @@
 import type { ChatCompletionContentPartImage } from '../chat/completions/types.js';
+import type { ModelId } from '../shared/model-catalog.js';
 
 /** A message in `input`: text, or parts with text and images. */
 export interface ResponseInputMessage {
@@ -27,7 +28,7 @@ export interface ResponseFunctionTool {
 
 /** Fields shared by streaming and non-streaming `responses.create`. */
 export interface ResponseCreateParamsBase {
-  model: string;
+  model: ModelId;
   /** A prompt, or a list of messages and tool outputs. */
   input: string | ResponseInputItem[];
   /** System-level instructions. */

@@ -1,14 +1,16 @@
 import type { RequestOptions } from '../../core/types.js';
 import type { CallPipeline } from '../../core/resource.js';
+import type { ModelId } from '../shared/model-catalog.js';
 
 /**
  * A video model id. The documented ids `vendor_video2` (portrait) and
  * `vendor_video2-landscape` (landscape) autocomplete; other vendors' `<vendor>_video2` ids and
- * any other id the gateway lists are accepted too (the SDK never refuses a model id).
+ * any other id the gateway lists are accepted too (the SDK never refuses a model id); the ids
+ * of a generated `ModelCatalog` autocomplete as well.
  * No `${string}_video2` member here: TypeScript folds the literals into such a template and
  * editors then offer nothing.
  */
-export type VideoModel = 'vendor_video2' | 'vendor_video2-landscape' | (string & {});
+export type VideoModel = 'vendor_video2' | 'vendor_video2-landscape' | ModelId;
 
 /** Seconds of video; the gateway offers exactly these. */
 export type VideoDuration = 5 | 10 | 15 | 20;

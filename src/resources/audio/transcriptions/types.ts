@@ -1,10 +1,11 @@
 import type { Uploadable } from '../../../core/uploads.js';
+import type { ModelId } from '../../shared/model-catalog.js';
 
 /** POST /audio/transcriptions parameters (sent as multipart/form-data). */
 export interface TranscriptionCreateParams {
   /** The audio: a Blob/File, bytes, a fetch Response or an fs.ReadStream (mp3, mp4, m4a, wav, webm, ogg, flac). */
   file: Uploadable;
-  model: string;
+  model: ModelId;
   /** ISO-639-1 language of the audio, e.g. `en`; improves accuracy and speed. */
   language?: string | undefined;
   /** Text to guide style or continue a previous segment. */

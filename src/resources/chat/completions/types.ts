@@ -1,3 +1,5 @@
+import type { ModelId } from '../../shared/model-catalog.js';
+
 /** Token counts for one request. */
 export interface CompletionUsage {
   prompt_tokens: number;
@@ -105,8 +107,8 @@ export type ResponseFormat =
 
 /** Fields shared by streaming and non-streaming chat requests. */
 export interface ChatCompletionCreateParamsBase {
-  /** A model id from `client.models.list()`, e.g. `gpt-4o-mini`. */
-  model: string;
+  /** A model id from `client.models.list()`, e.g. `gpt-4o-mini`; see {@link ModelId}. */
+  model: ModelId;
   /** The conversation so far; at least one message. */
   messages: ChatCompletionMessageParam[];
   /** 0 to 2. @default 1 */
