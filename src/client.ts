@@ -2,6 +2,7 @@ import * as Errors from './core/errors.js';
 import { GatewayError, ValidationError } from './core/errors.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
 import type { GatewayHooks } from './core/hooks.js';
+import type { ModelId } from './core/model-catalog.js';
 import { checkBaseURL, checkHeaders, checkNumber } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
@@ -68,7 +69,7 @@ export interface GatewayOptions {
    * failover (see docs/fallback.md). A request's `fallbackModels` replaces the list.
    * @example { 'gpt-4o': ['claude-3-5-sonnet-20241022', 'gemini-1.5-pro'] }
    */
-  fallbackModels?: Readonly<Record<string, readonly string[]>> | undefined;
+  fallbackModels?: Readonly<Record<string, readonly ModelId[]>> | undefined;
   /**
    * Allow use in a browser, where the key is visible to anyone who opens dev tools. Only
    * for keys scoped to the end user, or behind your own proxy.

@@ -82,7 +82,7 @@ export type {
 } from './resources/chat/completions/types.js';
 export type { Models } from './resources/models/index.js';
 // ModelCatalog is exported from the root so that `declare module 'unified-gateway'` can fill it in.
-export type { ModelCatalog, ModelId } from './resources/shared/model-catalog.js';
+export type { ModelCatalog, ModelId } from './core/model-catalog.js';
 export type { Model, ModelList } from './resources/models/types.js';
 export type { Audio } from './resources/audio/index.js';
 export type { Transcriptions } from './resources/audio/transcriptions/index.js';

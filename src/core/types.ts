@@ -1,6 +1,7 @@
 import type { Redactor } from '../internal/redact.js';
 import type { BaseURLPool } from './failover.js';
 import type { CoreEvents, RetryInfo } from './hooks.js';
+import type { ModelId } from './model-catalog.js';
 import type { RetryPacing } from './retry.js';
 
 // The types the core's stages share: what a caller passes, what a resource describes, what
@@ -34,7 +35,7 @@ export interface RequestOptions {
    * retries and failover; replaces the client's `fallbackModels` for this call. `[]` turns
    * fallback off. See docs/fallback.md.
    */
-  fallbackModels?: readonly string[] | undefined;
+  fallbackModels?: readonly ModelId[] | undefined;
 }
 
 /**

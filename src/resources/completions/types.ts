@@ -1,5 +1,5 @@
 import type { CompletionUsage } from '../chat/completions/types.js';
-import type { ModelId } from '../shared/model-catalog.js';
+import type { ModelId } from '../../core/model-catalog.js';
 
 /** Fields shared by streaming and non-streaming legacy completions. */
 export interface CompletionCreateParamsBase {

@@ -1,5 +1,5 @@
 import type { RequestOptions } from '../../core/types.js';
-import type { ModelId } from '../shared/model-catalog.js';
+import type { ModelId } from '../../core/model-catalog.js';
 
 /** POST /embeddings parameters. */
 export interface EmbeddingCreateParams {

@@ -1,4 +1,4 @@
-import type { ModelId } from '../shared/model-catalog.js';
+import type { ModelId } from '../../core/model-catalog.js';
 
 /** `<width>x<height>`, e.g. `1024x1024`. */
 export type ImageSize = `${number}x${number}`;

@@ -1,5 +1,5 @@
 import type { ChatCompletionContentPartImage } from '../chat/completions/types.js';
-import type { ModelId } from '../shared/model-catalog.js';
+import type { ModelId } from '../../core/model-catalog.js';
 
 /** A message in `input`: text, or parts with text and images. */
 export interface ResponseInputMessage {

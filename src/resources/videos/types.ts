@@ -1,6 +1,6 @@
 import type { RequestOptions } from '../../core/types.js';
 import type { CallPipeline } from '../../core/resource.js';
-import type { ModelId } from '../shared/model-catalog.js';
+import type { ModelId } from '../../core/model-catalog.js';
 
 /**
  * A video model id. The documented ids `vendor_video2` (portrait) and

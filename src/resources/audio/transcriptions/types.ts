@@ -1,5 +1,5 @@
 import type { Uploadable } from '../../../core/uploads.js';
-import type { ModelId } from '../../shared/model-catalog.js';
+import type { ModelId } from '../../../core/model-catalog.js';
 
 /** POST /audio/transcriptions parameters (sent as multipart/form-data). */
 export interface TranscriptionCreateParams {

@@ -1,4 +1,4 @@
-import type { ModelId } from '../../shared/model-catalog.js';
+import type { ModelId } from '../../../core/model-catalog.js';
 
 /** Token counts for one request. */
 export interface CompletionUsage {
