@@ -92,6 +92,10 @@ export function decide(s: Situation): Decision {
     else if (s.budgetMs !== undefined && delayMs >= s.budgetMs) reason = 'budget';
     else return { action: 'retry', baseURL: s.nextBase, delayMs };
   }
-  if (s.nextModel !== undefined && isModelUnavailable(s.kind) && (s.budgetMs === undefined || s.budgetMs > 0)) return { action: 'fallback', model: s.nextModel };
+  if (s.nextModel !== undefined && isModelUnavailable(s.kind)) {
+    if (s.budgetMs === undefined || s.budgetMs > 0) return { action: 'fallback', model: s.nextModel };
+    // Another model could have answered, but the call is out of time: a timeout, not the model's error.
+    reason = 'budget';
+  }
   return { action: 'give-up', reason };
 }

@@ -242,7 +242,7 @@ export function redactError(error: GatewayError, redactor: Redactor): GatewayErr
 /** The APITimeoutError for a call whose next pause would outlast its `totalTimeout`; the server's error is the cause. */
 export function budgetTimeout(error: GatewayError, at: { method: string; url: string; totalTimeout: number; leftMs: number }): APITimeoutError {
   const wait = error instanceof APIError ? error.retryAfterMs : null;
-  const why = wait === null ? `the next retry would start after it` : `the server asked to wait ${wait} ms before retrying, and ${at.leftMs} ms were left`;
+  const why = wait === null ? `no time was left for another attempt` : `the server asked to wait ${wait} ms before retrying, and ${at.leftMs} ms were left`;
   const timeout = new APITimeoutError(`Request did not complete within totalTimeout (${at.totalTimeout} ms): ${why}. The last answer: ${error.message}`, { cause: error });
   timeout.retryAfterMs = wait;
   return timeout;

@@ -102,7 +102,8 @@ describe('decide', () => {
     ['falls back after a dropped connection', { kind: 'connection', retries: 2, nextModel: 'b' }, { action: 'fallback', model: 'b' }],
     ['falls back rather than wait beyond maxRetryAfterMs', { serverWaitMs: 61_000, nextModel: 'b' }, { action: 'fallback', model: 'b' }],
     ['falls back when the wait does not fit the budget but time is left', { serverWaitMs: 5_000, budgetMs: 2_000, nextModel: 'b' }, { action: 'fallback', model: 'b' }],
-    ['does not fall back with no time left', { retries: 2, budgetMs: 0, nextModel: 'b' }, { action: 'give-up', reason: 'retries' }],
+    ['does not fall back with no time left: out of budget', { retries: 2, budgetMs: 0, nextModel: 'b' }, { action: 'give-up', reason: 'budget' }],
+    ['model_not_found at the deadline is out of budget too', { kind: 'model-missing', budgetMs: -5, nextModel: 'b' }, { action: 'give-up', reason: 'budget' }],
     ['never falls back on a final failure', { kind: 'final', nextModel: 'b' }, { action: 'give-up', reason: 'final' }],
     ['never falls back on a quota error', { kind: 'quota', nextModel: 'b' }, { action: 'give-up', reason: 'final' }],
     ['never falls back on 408/409 (another model would meet the same)', { kind: 'busy', retries: 2, nextModel: 'b' }, { action: 'give-up', reason: 'retries' }],
@@ -148,6 +149,7 @@ describe('decide', () => {
           expect(s.budgetMs === undefined || s.budgetMs > 0).toBe(true);
         }
         if (d.action === 'give-up' && d.reason === 'final') expect(isRetryable(s.kind)).toBe(false);
+        if (d.action === 'give-up' && d.reason === 'budget') expect(s.budgetMs).toBeDefined();
         expect(d.action).not.toBe('redirect');
       }),
       { numRuns: 2_000 },
