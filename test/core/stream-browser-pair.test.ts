@@ -15,7 +15,7 @@ import {
 import { isErrorPayload } from '../../src/core/errors.js';
 import { BASE, chatParams, client, KEY, leaksKey } from '../helpers/fixtures.js';
 import { useMswServer } from '../helpers/msw.js';
-import { chunk, chunkedBody, sseResponse, sseText } from '../helpers/sse.js';
+import { chunk, chunkedBody, chunkedBytes, sseResponse, sseText } from '../helpers/sse.js';
 
 const server = useMswServer();
 const url = `${BASE}/chat/completions`;
@@ -37,17 +37,6 @@ async function bytesOf(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   return new Uint8Array(await new Response(body).arrayBuffer());
 }
 
-/** The same bytes again, delivered in pieces of `size` bytes (multi-byte characters split). */
-function rechunk(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
-  let offset = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= bytes.length) return controller.close();
-      controller.enqueue(bytes.slice(offset, offset + size));
-      offset += size;
-    },
-  });
-}
 
 async function contents(stream: AsyncIterable<ChatCompletionChunk>): Promise<string[]> {
   const seen: string[] = [];
@@ -67,8 +56,8 @@ describe('toReadableStream → chatStreamFromReadable', () => {
     const direct = await (await client().chat.completions.create(streamParams)).finalChatCompletion();
     const bytes = await bytesOf(await routeBody());
 
-    expect(await contents(chatStreamFromReadable(rechunk(bytes, size)))).toEqual([...words, '']);
-    expect(await chatStreamFromReadable(rechunk(bytes, size)).finalChatCompletion()).toEqual(direct);
+    expect(await contents(chatStreamFromReadable(chunkedBytes(bytes, size)))).toEqual([...words, '']);
+    expect(await chatStreamFromReadable(chunkedBytes(bytes, size)).finalChatCompletion()).toEqual(direct);
   });
 
   it('ends the body with an empty line after the last chunk, and reads CRLF lines too', async () => {
@@ -86,7 +75,7 @@ describe('toReadableStream → chatStreamFromReadable', () => {
 
     const seen: string[] = [];
     const err = await (async () => {
-      for await (const c of chatStreamFromReadable(rechunk(bytes, 5))) seen.push(c.choices[0]?.delta.content ?? '');
+      for await (const c of chatStreamFromReadable(chunkedBytes(bytes, 5))) seen.push(c.choices[0]?.delta.content ?? '');
     })().catch((e: unknown) => e);
     expect(seen).toEqual(['a']);
     expect(err).toBeInstanceOf(RateLimitError);

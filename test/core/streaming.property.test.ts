@@ -6,7 +6,7 @@ import { APIConnectionError, APIError, GatewayError } from '../../src/index.js';
 import { Redactor } from '../../src/internal/redact.js';
 import { isErrorPayload } from '../../src/core/errors.js';
 import { client } from '../helpers/fixtures.js';
-import { chunk, sseResponse } from '../helpers/sse.js';
+import { chunk, piecesBody, sseResponse } from '../helpers/sse.js';
 
 // Properties of the SSE reader: the same frames however the bytes are split, whatever the
 // line ends; any bytes at all end (bounded) in frames or a GatewayError, never a hang.
@@ -166,17 +166,7 @@ describe('SSE reader properties', () => {
 
   /** What a chat stream delivered as bytes in these pieces gives: its frames, or the typed error it ended with. */
   async function throughClient(pieces: Uint8Array[], endpoint: 'chat' | 'responses' = 'chat'): Promise<Outcome> {
-    const queue = [...pieces];
-    const fetch = async () =>
-      sseResponse(
-        new ReadableStream<Uint8Array>({
-          pull(controller) {
-            const piece = queue.shift();
-            if (piece) controller.enqueue(piece);
-            else controller.close();
-          },
-        }),
-      );
+    const fetch = async () => sseResponse(piecesBody(pieces));
     const gateway = client({ fetch, maxRetries: 0 });
     const stream =
       endpoint === 'chat'

@@ -7,7 +7,23 @@ export function sseText(frames: unknown[], { done = true, eol = '\n' }: { done?:
 
 /** A body that delivers `text` as UTF-8 in pieces of `size` bytes (1 = byte by byte), splitting multi-byte characters. */
 export function chunkedBody(text: string, size: number): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
+  return chunkedBytes(new TextEncoder().encode(text), size);
+}
+
+/** A body that delivers `pieces` one by one, as given (empty pieces included), then ends. */
+export function piecesBody(pieces: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  const queue = [...pieces];
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const piece = queue.shift();
+      if (piece) controller.enqueue(piece);
+      else controller.close();
+    },
+  });
+}
+
+/** A body that delivers `bytes` in pieces of `size` bytes. */
+export function chunkedBytes(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
   let offset = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ChatCompletionAccumulator } from '../../../src/resources/chat/completions/stream.js';
 import { GatewayError, type ChatCompletion, type ChatCompletionChunk } from '../../../src/index.js';
 import { client } from '../../helpers/fixtures.js';
-import { sseResponse, sseText } from '../../helpers/sse.js';
+import { piecesBody, sseResponse, sseText } from '../../helpers/sse.js';
 
 // Properties of the chat chunk accumulator: however a reply is cut into deltas and chunks
 // (text and tool-call arguments split anywhere, choices interleaved, names and ids repeated
@@ -155,16 +155,7 @@ describe('chat chunk accumulator properties', () => {
           queue.push(bytes.slice(offset, offset + size));
           offset += size;
         }
-        const fetch = async () =>
-          sseResponse(
-            new ReadableStream<Uint8Array>({
-              pull(controller) {
-                const piece = queue.shift();
-                if (piece) controller.enqueue(piece);
-                else controller.close();
-              },
-            }),
-          );
+        const fetch = async () => sseResponse(piecesBody(queue));
         const stream = await client({ fetch, maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
         expect(await stream.finalChatCompletion()).toEqual(expected(reply));
       }),
