@@ -19,13 +19,13 @@ const loadRedirects = lazy(() => import('./redirects.js'));
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Sends one attempt and reads its response; resolves with the answer, or throws a GatewayError. */
-export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo): Promise<Answer> {
+export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, traced?: Record<string, string>): Promise<Answer> {
   if (request.signal?.aborted) throw call.stopped(request.signal, `${info.method} ${info.url}`);
   const { config } = call;
   const timer = new AbortController();
   const timeoutMs = call.options.timeout ?? config.timeout;
   const timeout = setTimeout(() => timer.abort(), timeoutMs);
-  const ex: Exchange = { call, request, info, url: info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined };
+  const ex: Exchange = { call, request, info, url: info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined, traced };
   try {
     const headers = await authorize(ex);
     config.events.onRequest?.(info);
@@ -40,7 +40,7 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
 
 /** A copy of the request's headers with the key: per attempt, since a key function may rotate it and a 303 rewrites the request. */
 async function authorize(ex: Exchange): Promise<Record<string, string>> {
-  const headers = { ...ex.request.headers };
+  const headers = { ...ex.request.headers, ...ex.traced };
   if (headers.authorization === undefined && ex.request.req.auth !== false) {
     const key = ex.call.config.apiKey();
     headers.authorization = `Bearer ${checkApiKey(typeof key === 'string' ? key : await key)}`;

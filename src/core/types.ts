@@ -2,6 +2,7 @@ import type { Redactor } from '../internal/redact.js';
 import type { BaseURLPool } from './failover.js';
 import type { CoreEvents, RetryInfo } from './hooks.js';
 import type { RetryPacing } from './retry.js';
+import type { CallObserver, Telemetry } from './telemetry.js';
 
 // The types the core's stages share: what a caller passes, what a resource describes, what
 // the client resolved. Kept apart from the code so that no two core modules import each other.
@@ -62,6 +63,8 @@ export interface CoreConfig {
   readonly events: CoreEvents;
   /** Per model id, the models to try next. */
   readonly fallbackModels: Readonly<Record<string, readonly string[]>>;
+  /** Watches every call (traces, metrics); undefined costs nothing. */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /** One HTTP request, as a resource describes it (the same for every attempt). */
@@ -117,4 +120,6 @@ export interface OpenStream {
   signal: AbortSignal;
   method: string;
   url: string;
+  /** The call's observer, told of each frame and of the stream's end (a download's is unused). */
+  observer?: CallObserver | undefined;
 }
