@@ -134,6 +134,13 @@ describe('openTelemetry(): a call', () => {
     expect(JSON.stringify(call.attributes)).not.toContain('a secret sentence');
   });
 
+  it('carries over to a client made with withOptions()', async () => {
+    const sdk = otelSDK();
+    const { client } = tracedClient(sdk);
+    await client.withOptions({ maxRetries: 0 }).chat.completions.create(chat);
+    expect(callSpans(sdk.spans()).map(({ call }) => call.name)).toEqual(['chat gpt-4o-mini']);
+  });
+
   it('leaves calls that are not model operations (the catalogue) untraced', async () => {
     const sdk = otelSDK();
     const { client } = tracedClient(sdk);
