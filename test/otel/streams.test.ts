@@ -1,5 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
+import { Gateway } from '../../src/index.js';
+import { createMockGateway } from '../../src/testing/index.js';
 import { callSpans, otelSDK, tracedClient } from './harness.js';
 
 const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Say something long enough to stream' }], stream: true as const };
@@ -33,6 +35,14 @@ describe('openTelemetry(): a stream', () => {
     expect(call!.attributes['gen_ai.response.time_to_first_chunk']).toBeGreaterThanOrEqual(0);
     expect(call!.attributes).not.toHaveProperty('unified_gateway.stream.left');
     expect(text.length).toBeGreaterThan(0);
+  });
+
+  it('asks for nothing more without telemetry', async () => {
+    const mock = createMockGateway({ apiKey: 'test-key-0123456789' });
+    const client = new Gateway({ apiKey: 'test-key-0123456789', baseURL: 'http://gateway.test/v1', fetch: mock.fetch });
+    for await (const _ of await client.chat.completions.create(chat));
+    expect(mock.requests.at(-1)!.body).not.toHaveProperty('stream_options');
+    expect(mock.requests.at(-1)!.headers).not.toHaveProperty('traceparent');
   });
 
   it("keeps the caller's stream_options as they are", async () => {
