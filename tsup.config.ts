@@ -62,6 +62,9 @@ export default defineConfig([
     footer: { js: 'module.exports = Object.defineProperties(module.exports.Gateway, Object.getOwnPropertyDescriptors(module.exports));\n0 && (module.exports.default = 0);' },
   },
   { ...shared, dts: true, entry: { testing: 'src/testing/index.ts' }, format: ['cjs'], platform: 'node' },
+  // unified-gateway/otel: built on its own (it shares no code with the root entry, only
+  // types), platform-neutral, with @opentelemetry/api left to the app (an optional peer).
+  { ...shared, dts: true, entry: { otel: 'src/otel/index.ts' }, format: ['esm', 'cjs'], platform: 'neutral', external: ['@opentelemetry/api'] },
   // The command line (bin: unified-gateway), Node only. It imports the package by its own
   // name, so it runs on the built SDK rather than carrying a second copy.
   { ...shared, entry: { cli: 'src/cli/index.ts' }, target: 'node20', format: ['esm'], platform: 'node', external: ['unified-gateway'], banner: { js: '#!/usr/bin/env node' } },

@@ -12,6 +12,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = join(root, '.tmp', 'build-stamp');
 const inputs = ['src', 'scripts/build.mjs', 'scripts/type-only-exports.mjs', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
 const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js', 'dist/testing.cjs', 'dist/testing.d.ts', 'dist/node/index.js', 'dist/node/testing.js', 'dist/cli.js'];
+outputs.push('dist/otel.js', 'dist/otel.cjs', 'dist/otel.d.ts', 'dist/otel.d.cts');
 
 function* files(path) {
   if (!existsSync(path)) return;
@@ -48,6 +49,7 @@ try {
 try {
   markTypeOnlyExports(join(root, 'src', 'index.ts'), [join(staging, 'index.d.ts'), join(staging, 'index.d.cts')]);
   markTypeOnlyExports(join(root, 'src', 'testing', 'index.ts'), [join(staging, 'testing.d.ts'), join(staging, 'testing.d.cts')]);
+  markTypeOnlyExports(join(root, 'src', 'otel', 'index.ts'), [join(staging, 'otel.d.ts'), join(staging, 'otel.d.cts')]);
 } catch (error) {
   console.error(`build: ${error.message}`);
   process.exit(1);

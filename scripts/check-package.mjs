@@ -60,4 +60,33 @@ for (const file of ['esm.mjs', 'cjs.cjs']) {
   if (out !== 'ok') throw new Error(`${file} printed ${out}`);
   console.log(`${file}: ok`);
 }
+
+// unified-gateway/otel, with @opentelemetry/api (its optional peer) installed beside it: a
+// tracer provider written against the API alone records the span names.
+run('npm', ['install', '--no-audit', '--no-fund', '--silent', '@opentelemetry/api@^1.7.0'], consumer);
+const otelBody = `
+const names = [];
+const span = trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 });
+const tracerProvider = { getTracer: () => ({ startSpan: (name) => (names.push(name), span), startActiveSpan: () => undefined }) };
+const mock = createMockGateway({ apiKey: 'k' });
+const client = new Gateway({ apiKey: 'k', baseURL: 'http://mock.local/v1', fetch: mock.fetch, telemetry: openTelemetry({ tracerProvider }) });
+const main = async () => {
+  await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+  if (names.join() !== 'chat gpt-4o-mini,POST /v1/chat/completions') throw new Error('otel consumer saw ' + names.join());
+  console.log('ok');
+};
+`;
+writeFileSync(
+  join(consumer, 'otel-esm.mjs'),
+  `import { Gateway } from 'unified-gateway';\nimport { openTelemetry } from 'unified-gateway/otel';\nimport { createMockGateway } from 'unified-gateway/testing';\nimport { trace } from '@opentelemetry/api';\n${otelBody}\nawait main();\n`,
+);
+writeFileSync(
+  join(consumer, 'otel-cjs.cjs'),
+  `const { Gateway } = require('unified-gateway');\nconst { openTelemetry } = require('unified-gateway/otel');\nconst { createMockGateway } = require('unified-gateway/testing');\nconst { trace } = require('@opentelemetry/api');\n${otelBody}\nmain().catch((e) => { console.error(e); process.exit(1); });\n`,
+);
+for (const file of ['otel-esm.mjs', 'otel-cjs.cjs']) {
+  const out = run(process.execPath, [file], consumer).trim();
+  if (out !== 'ok') throw new Error(`${file} printed ${out}`);
+  console.log(`${file}: ok`);
+}
 console.log('package check: publint, attw, ESM and CJS consumers all pass');

@@ -36,6 +36,7 @@ const order = [
   'retries-and-failover',
   'model-fallback',
   'logging',
+  'otel-traces',
   'mock-gateway',
 ];
 const files = readdirSync(dir)

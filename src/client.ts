@@ -6,6 +6,7 @@ import type { ModelId } from './core/model-catalog.js';
 import { checkBaseURL, checkHeaders, checkNumber } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
+import type { Telemetry } from './core/telemetry.js';
 import type { FetchOptions } from './core/types.js';
 import { bindConfig, configOf, type APIClient } from './core/resource.js';
 import { retryDefaults } from './core/retry.js';
@@ -70,6 +71,11 @@ export interface GatewayOptions {
    * @example { 'gpt-4o': ['claude-3-5-sonnet-20241022', 'gemini-1.5-pro'] }
    */
   fallbackModels?: Readonly<Record<string, readonly ModelId[]>> | undefined;
+  /**
+   * Traces and metrics for every call: `openTelemetry()` from `unified-gateway/otel`, or
+   * any {@link Telemetry}. Unset, it costs nothing. See docs/observability.md.
+   */
+  telemetry?: Telemetry | undefined;
   /**
    * Allow use in a browser, where the key is visible to anyone who opens dev tools. Only
    * for keys scoped to the end user, or behind your own proxy.
@@ -159,6 +165,7 @@ export class Gateway implements APIClient {
       defaultHeaders: { ...options.defaultHeaders },
       events: resolveEvents(options.hooks, options.logLevel, options.logger, redactor),
       fallbackModels: resolveFallbackModels(options.fallbackModels),
+      telemetry: options.telemetry,
     });
     givenOptions.set(this, options);
     this.chat = new Chat(this);

@@ -18,13 +18,13 @@ const loadRedirects = lazy(() => import('./redirects.js'));
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Sends one attempt and reads its response; resolves with the answer, or throws a GatewayError. */
-export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo): Promise<Answer> {
+export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, traced?: Record<string, string>): Promise<Answer> {
   if (request.signal?.aborted) throw call.stopped(request.signal, `${info.method} ${info.url}`);
   const { config } = call;
   const timer = new AbortController();
   const timeoutMs = call.options.timeout ?? config.timeout;
   const timeout = setTimeout(() => timer.abort(), timeoutMs);
-  const ex: Exchange = { call, request, info, url: info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined };
+  const ex: Exchange = { call, request, info, url: info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined, traced };
   try {
     const authorized = authorize(ex);
     const headers = authorized instanceof Promise ? await authorized : authorized;
@@ -44,7 +44,8 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
  * (no promise per request otherwise). Keys were checked when given (options.ts).
  */
 function authorize(ex: Exchange): Record<string, string> | Promise<Record<string, string>> {
-  const headers = { ...ex.request.headers };
+  // Trace context (with telemetry) for this attempt beside the request's own headers.
+  const headers = ex.traced ? { ...ex.request.headers, ...ex.traced } : { ...ex.request.headers };
   if (headers.authorization !== undefined || ex.request.req.auth === false) return headers;
   const key = ex.call.config.apiKey();
   if (typeof key === 'string') {

@@ -1,5 +1,6 @@
 import { anySignal } from '../internal/signals.js';
 import { APITimeoutError, APIUserAbortError, type GatewayError } from './errors.js';
+import type { CallObserver } from './telemetry.js';
 import type { CoreConfig, CoreRequest, RequestOptions } from './types.js';
 
 /** Why an attempt's own controller was aborted. */
@@ -16,6 +17,8 @@ export class CallState {
   readonly raw: boolean;
   /** The fallback models not tried yet. */
   readonly models: string[];
+  /** Watches this call when the client has telemetry. */
+  readonly observer: CallObserver | undefined;
   readonly #deadline: number | undefined;
   readonly #total: AbortController | undefined;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
@@ -25,6 +28,7 @@ export class CallState {
     this.options = options;
     this.raw = raw;
     this.models = models;
+    this.observer = config.telemetry?.startCall(config.redactor);
     const { totalTimeout } = options;
     if (totalTimeout !== undefined) {
       this.#deadline = Date.now() + totalTimeout;

@@ -52,12 +52,14 @@ export async function runCall<T>(config: CoreConfig, spec: CallSpec<T>, options:
       sent = await sendRequest(call, await prepare(call, spec, to));
       from = to;
     }
+    call.observer?.end({ data: sent.data });
     if (raw) return { response: sent.response };
     return { response: sent.response, data: spec.map ? await spec.map(sent.data, sent.response) : (sent.data as T) };
   } catch (error) {
     // Every error of a call passes here: secrets out of anything on the way (a parser's
     // ParseError quoting the reply, a custom fetch's message).
     const safe = error instanceof GatewayError ? (await errorFactory()).redactError(error, config.redactor) : error;
+    call?.observer?.end({ error: safe });
     throw spec.mapError ? await spec.mapError(safe) : safe;
   } finally {
     call?.end();
@@ -76,6 +78,7 @@ function fallbackModels(config: CoreConfig, spec: CallSpec<unknown>, requested: 
 async function prepare(call: CallState, spec: CallSpec<unknown>, model: string | undefined): Promise<PreparedRequest> {
   const described = spec.request(model);
   const req = described instanceof Promise ? await described : described;
+  call.observer?.request(req);
   let body: string | Blob | undefined = req.form?.blob;
   if (body === undefined && req.body !== undefined) {
     try {
@@ -101,12 +104,15 @@ async function sendRequest(call: CallState, request: PreparedRequest): Promise<A
   for (let n = 1; ; n++) {
     const { baseURL } = progress;
     const info: AttemptInfo = { method: request.req.method, url: request.req.url ?? joinURL(baseURL, request.req.path), baseURL, attempt: n, idempotencyKey: request.headers['idempotency-key'] };
+    const watch = call.observer?.attempt(info);
     try {
-      const answer = await attempt(call, request, info);
+      const answer = await attempt(call, request, info, watch?.headers);
+      watch?.end(answer.response.status);
       if (request.req.url === undefined) pool.markHealthy(baseURL);
       request.req.onServed?.(baseURL);
       return answer;
     } catch (error) {
+      watch?.end(undefined, error);
       // Stopped by the caller or the total timeout: nothing to decide, and no base to blame.
       if (request.signal?.aborted) throw call.stopped(request.signal, `${info.method} ${info.url}`);
       const fallback = await (await loadRecovery()).recover(call, request, { error, info, progress });

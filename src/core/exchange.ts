@@ -25,6 +25,8 @@ export interface Exchange {
   timer: AbortController;
   /** A custom fetch: its bodies may not observe the signal. */
   custom: boolean;
+  /** Headers telemetry adds to this attempt (trace context). */
+  traced: Record<string, string> | undefined;
 }
 
 /** A failure below HTTP (refused, reset, DNS, a body read cut or timed out) as the SDK's error. */

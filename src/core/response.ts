@@ -61,7 +61,7 @@ async function openBody(ex: Exchange, response: Response, contentType: string): 
     const quote = await (await import('./not-events.js')).quoteUnlessEvents(bytes, reader);
     if (quote !== undefined) throw await unexpected(ex, quote, contentType, 'an event stream');
   }
-  return { reader, first: bytes, signal: ex.request.signal ?? new AbortController().signal, method, url: shownURL(ex.url) };
+  return { reader, first: bytes, signal: ex.request.signal ?? new AbortController().signal, method, url: shownURL(ex.url), observer: ex.call.observer };
 }
 
 async function readChunk(ex: Exchange, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {

@@ -117,7 +117,14 @@ function errorLine(error: APIError): unknown {
 export function openStream<S extends Stream<unknown>>(open: OpenStream, controller: AbortController, Class: StreamClass<S>, options: Omit<SSEOptions, 'onFrame'>): S {
   // The iterator does not read before the first next(), so `stream` is set by then.
   let stream: S | undefined;
-  const iterator = iterateSSE<never>(open, controller, { ...options, onFrame: (frame) => stream?._observe(frame) });
+  const { observer } = open;
+  const onFrame = observer
+    ? (frame: unknown) => {
+        observer.chunk(frame);
+        stream?._observe(frame);
+      }
+    : (frame: unknown) => stream?._observe(frame);
+  const iterator = iterateSSE<never>(open, controller, { ...options, onFrame });
   stream = new Class(iterator, controller);
   return stream;
 }
@@ -175,7 +182,7 @@ class SSEIterator<T> implements AsyncIterator<T> {
       const ready = this.#take();
       return ready ? Promise.resolve(ready) : this.#pull();
     } catch (error) {
-      this.#finish(false);
+      this.#finish(false, error);
       return Promise.reject(error);
     }
   }
@@ -225,9 +232,10 @@ class SSEIterator<T> implements AsyncIterator<T> {
     if (this.#eof) {
       // The body ended without [DONE] or a terminal event.
       const { method, url } = this.#open;
-      this.#finish(true);
-      if (this.#options.expectDone ?? true) throw new APIConnectionError(`Stream ended before [DONE] (${method} ${url}).`);
-      if (this.#options.isTerminal) throw new APIConnectionError(`Stream ended before its final event (${method} ${url}).`);
+      const cut = (this.#options.expectDone ?? true) ? '[DONE]' : this.#options.isTerminal ? 'its final event' : undefined;
+      const error = cut && new APIConnectionError(`Stream ended before ${cut} (${method} ${url}).`);
+      this.#finish(true, error);
+      if (error) throw error;
       return DONE;
     }
     return undefined;
@@ -261,15 +269,20 @@ class SSEIterator<T> implements AsyncIterator<T> {
         if (ready) return ready;
       }
     } catch (error) {
-      this.#finish(false);
+      this.#finish(false, error);
       throw error;
     }
   }
 
-  /** Stops timers and listeners once; releases the body unless read to its end, and aborts the request unless it ended normally. */
-  #finish(normally: boolean): void {
+  /**
+   * Stops timers and listeners once; releases the body unless read to its end, and aborts
+   * the request unless it ended normally. Tells the call's observer how the stream ended:
+   * with an error, normally, or left by the caller (neither).
+   */
+  #finish(normally: boolean, error?: unknown): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#open.observer?.streamEnd(error === undefined ? { left: !normally } : { error });
     clearTimeout(this.#timer);
     this.#open.signal.removeEventListener('abort', this.#onAbort);
     if (!this.#eof) void this.#open.reader.cancel().catch(() => undefined);

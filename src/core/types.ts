@@ -3,6 +3,7 @@ import type { BaseURLPool } from './failover.js';
 import type { CoreEvents, RetryInfo } from './hooks.js';
 import type { ModelId } from './model-catalog.js';
 import type { RetryPacing } from './retry.js';
+import type { CallObserver, Telemetry } from './telemetry.js';
 
 // The types the core's stages share: what a caller passes, what a resource describes, what
 // the client resolved. Kept apart from the code so that no two core modules import each other.
@@ -63,6 +64,8 @@ export interface CoreConfig {
   readonly events: CoreEvents;
   /** Per model id, the models to try next. */
   readonly fallbackModels: Readonly<Record<string, readonly string[]>>;
+  /** Watches every call (traces, metrics); undefined costs nothing. */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /** One HTTP request, as a resource describes it (the same for every attempt). */
@@ -118,4 +121,6 @@ export interface OpenStream {
   signal: AbortSignal;
   method: string;
   url: string;
+  /** The call's observer, told of each frame and of the stream's end (a download's is unused). */
+  observer?: CallObserver | undefined;
 }

@@ -1,0 +1,82 @@
+import type { AttemptInfo } from './hooks.js';
+
+// What the core tells an observer about each call: a small, vendor-neutral interface, so the
+// core imports no tracing library. `unified-gateway/otel` implements it with OpenTelemetry.
+// A client without `telemetry` never creates an observer: the core checks one field per
+// request and otherwise runs as before.
+
+/** Removes the client's secrets (its API keys) from text a server sent. */
+export interface TelemetryRedactor {
+  string(text: string): string;
+}
+
+/**
+ * Watches a client's calls (`new Gateway({ telemetry })`). `unified-gateway/otel` gives one
+ * for OpenTelemetry; any object of this shape works. Its methods are called synchronously on
+ * the request path: keep them cheap, and do not throw.
+ */
+export interface Telemetry {
+  /**
+   * A call is about to send its first request (its arguments are valid). Return an observer
+   * for this call, or undefined to leave it unwatched. `redactor` removes the client's keys
+   * from anything taken from a response.
+   */
+  startCall(redactor: TelemetryRedactor): CallObserver | undefined;
+}
+
+/** How a call settled: an error (secrets already removed), or its answer. */
+export interface CallEnd {
+  /** The error the call failed with, as the caller receives it. */
+  error?: unknown;
+  /**
+   * The parsed JSON (or text) of the answer. For a stream, the opened stream: its frames
+   * and its end follow through `chunk` and `streamEnd`. Undefined for a raw response
+   * (`asResponse()`), after which nothing follows.
+   */
+  data?: unknown;
+}
+
+/** How a stream ended: with an error (secrets already removed), normally, or left by the caller. */
+export interface StreamEnd {
+  error?: unknown;
+  /** The caller left before the end (`break`, `return()`, a cancelled readable). */
+  left?: boolean | undefined;
+}
+
+/** A request as the observer sees it (one per model of a call). */
+export interface TelemetryRequest {
+  method: string;
+  /** Relative to the base URL, without a leading slash: `chat/completions`. */
+  path: string;
+  /** The JSON body to send; the observer may replace it before it is serialised. */
+  body?: unknown;
+  /** The answer is an event stream. */
+  stream?: boolean | undefined;
+  /** An absolute URL (downloads) instead of the base URL and `path`. */
+  url?: string | undefined;
+}
+
+/** One call, from its first request to its end (for a stream: the stream's end). */
+export interface CallObserver {
+  /**
+   * Each model's request before it is serialised: the first, then each fallback model's.
+   * The observer may replace `req.body` (telemetry asks a stream for its usage).
+   */
+  request(req: TelemetryRequest): void;
+  /** One HTTP attempt is about to be sent. The headers it returns are added to that attempt (trace context). */
+  attempt(info: AttemptInfo): AttemptObserver | undefined;
+  /** Every frame of a streamed answer, as it is handed to the caller. */
+  chunk(frame: unknown): void;
+  /** The call settled (its promise resolved or rejected); called once. */
+  end(result: CallEnd): void;
+  /** A streamed answer ended; called once, after `end`. */
+  streamEnd(result: StreamEnd): void;
+}
+
+/** One HTTP attempt. */
+export interface AttemptObserver {
+  /** Added to the attempt's request headers (e.g. `traceparent`). */
+  readonly headers?: Record<string, string> | undefined;
+  /** The attempt was answered with `status` (for a stream: its first bytes arrived), or failed with `error`. */
+  end(status: number | undefined, error?: unknown): void;
+}

@@ -1,0 +1,63 @@
+import { metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
+import type { Telemetry } from '../core/telemetry.js';
+import { createInstruments } from './instruments.js';
+import { DEFAULT_PROVIDER, LATEST_OPT_IN, SCOPE } from './names.js';
+import { CallSpan, type ObserverSettings } from './observer.js';
+
+/** Options for {@link openTelemetry}. */
+export interface OpenTelemetryOptions {
+  /** Where spans go. @default the globally registered provider (`trace.getTracerProvider()`) */
+  tracerProvider?: TracerProvider | undefined;
+  /** Where metrics go. @default the globally registered provider (`metrics.getMeterProvider()`) */
+  meterProvider?: MeterProvider | undefined;
+  /**
+   * Record prompts, replies and tool-call arguments on the call span
+   * (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.system_instructions`).
+   * They often hold personal data: keep it off unless your backend may store them.
+   * @default false
+   */
+  captureContent?: boolean | undefined;
+  /** `gen_ai.provider.name` of every call. @default 'unified_gateway' */
+  providerName?: string | undefined;
+}
+
+/** True when `OTEL_SEMCONV_STABILITY_OPT_IN` asks for the latest GenAI conventions only. */
+function latestOnly(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return (env?.OTEL_SEMCONV_STABILITY_OPT_IN ?? '').split(',').some((v) => v.trim() === LATEST_OPT_IN);
+}
+
+/**
+ * Traces and metrics for a Gateway client, by the OpenTelemetry GenAI semantic conventions:
+ * one CLIENT span per call named `{operation} {model}`, a child span per HTTP attempt
+ * (retries, failover to the backup, model fallback), W3C trace context on every attempt,
+ * and the `gen_ai.client.*` metrics. See docs/observability.md.
+ * @example
+ * import { Gateway } from 'unified-gateway';
+ * import { openTelemetry } from 'unified-gateway/otel';
+ * const client = new Gateway({ telemetry: openTelemetry() });
+ */
+export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
+  let settings: ObserverSettings | undefined;
+  // Providers are read on the first call, so one registered after the client is made is used.
+  const resolve = (): ObserverSettings =>
+    (settings ??= {
+      tracer: (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE),
+      instruments: createInstruments((options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE)),
+      provider: options.providerName ?? DEFAULT_PROVIDER,
+      captureContent: options.captureContent === true,
+      legacyNames: !latestOnly(),
+    });
+  return {
+    startCall: (redactor) => {
+      try {
+        return new CallSpan(resolve(), redactor);
+      } catch {
+        // Telemetry never breaks a call.
+        return undefined;
+      }
+    },
+  };
+}
+
+export type { AttemptObserver, CallEnd, CallObserver, StreamEnd, Telemetry, TelemetryRedactor, TelemetryRequest } from '../core/telemetry.js';

@@ -1,0 +1,215 @@
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import type { AttemptInfo } from '../core/hooks.js';
+import type { AttemptObserver, CallEnd, CallObserver, StreamEnd, TelemetryRedactor, TelemetryRequest } from '../core/telemetry.js';
+import { StreamAnswer, readAnswer, type Answer } from './answer.js';
+import { inputOf } from './content.js';
+import type { Instruments } from './instruments.js';
+import { ATTR, EVENT, OPERATION } from './names.js';
+import { isRecord, operationOf, requestAttributes, safeURL, USAGE_ON_REQUEST } from './request.js';
+
+// One call as OpenTelemetry sees it: a CLIENT span named `{operation} {model}` from the
+// first request to the end of the answer (for a stream, the stream's end), a child CLIENT
+// span per HTTP attempt with the trace context injected into its headers, and the
+// conventions' metrics when the call ends. Everything taken from a response or an error
+// passes the client's redactor first: the API key never reaches an exporter.
+
+/** What every call of one client shares. */
+export interface ObserverSettings {
+  tracer: Tracer;
+  instruments: Instruments;
+  provider: string;
+  captureContent: boolean;
+  /** Also emit `gen_ai.system` (the conventions before v1.37). */
+  legacyNames: boolean;
+}
+
+const now = (): number => performance.now();
+
+/** An error's kind, low-cardinality: the SDK's class name (`RateLimitError`), else its constructor's. */
+function errorType(error: unknown): string {
+  if (error instanceof Error && error.name && error.name !== 'Error') return error.name;
+  const name = (error as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  return typeof name === 'string' && name ? name : '_OTHER';
+}
+
+const statusOf = (error: unknown): number | undefined => {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+};
+
+export class CallSpan implements CallObserver {
+  readonly #settings: ObserverSettings;
+  readonly #redactor: TelemetryRedactor;
+  readonly #parent: Context;
+  readonly #started = now();
+  #span: Span | undefined;
+  #spanContext: Context | undefined;
+  #operation = '';
+  /** The model the caller asked for (the span's), and the one of the request in flight (after a fallback, another). */
+  #requested: string | undefined;
+  #model: string | undefined;
+  #stream = false;
+  #attempts = 0;
+  #server: { address: string; port: number } | undefined;
+  #streamed: StreamAnswer | undefined;
+  #lastChunk: number | undefined;
+  #ended = false;
+
+  constructor(settings: ObserverSettings, redactor: TelemetryRedactor) {
+    this.#settings = settings;
+    this.#redactor = redactor;
+    this.#parent = context.active();
+  }
+
+  request(req: TelemetryRequest): void {
+    if (this.#ended) return;
+    const body = isRecord(req.body) ? req.body : {};
+    const model = typeof body.model === 'string' ? body.model : undefined;
+    if (this.#span) {
+      // A fallback model: its attempts follow under the same call span.
+      if (model !== undefined && model !== this.#model) this.#span.addEvent(EVENT.modelFallback, { [ATTR.fallbackFrom]: this.#model ?? '', [ATTR.fallbackTo]: model });
+      this.#model = model;
+      this.#askForUsage(req, body);
+      return;
+    }
+    const operation = req.url === undefined ? operationOf(req.method, req.path) : undefined;
+    if (operation === undefined) return;
+    this.#operation = operation;
+    this.#requested = this.#model = model;
+    this.#stream = req.stream === true;
+    const settings = this.#settings;
+    const attributes: Attributes = { ...this.#common(), ...requestAttributes(body) };
+    if (this.#stream) attributes[ATTR.requestStream] = true;
+    if (settings.captureContent && operation !== OPERATION.embeddings) Object.assign(attributes, this.#input(body));
+    this.#span = settings.tracer.startSpan(model ? `${operation} ${model}` : operation, { kind: SpanKind.CLIENT, attributes }, this.#parent);
+    this.#spanContext = trace.setSpan(this.#parent, this.#span);
+    this.#askForUsage(req, body);
+  }
+
+  /** The attributes spans and metrics share. */
+  #common(): Attributes {
+    const attributes: Attributes = { [ATTR.operationName]: this.#operation, [ATTR.providerName]: this.#settings.provider };
+    if (this.#settings.legacyNames) attributes[ATTR.system] = this.#settings.provider;
+    if (this.#requested !== undefined) attributes[ATTR.requestModel] = this.#requested;
+    return attributes;
+  }
+
+  /** Streams that send usage only when asked are asked, unless the caller chose `stream_options`. */
+  #askForUsage(req: TelemetryRequest, body: Record<string, unknown>): void {
+    if (req.stream && USAGE_ON_REQUEST.has(req.path) && body.stream_options === undefined) req.body = { ...body, stream_options: { include_usage: true } };
+  }
+
+  #input(body: Record<string, unknown>): Attributes {
+    const { messages, instructions } = inputOf(body);
+    const attributes: Attributes = {};
+    if (messages.length) attributes[ATTR.inputMessages] = this.#json(messages);
+    if (instructions) attributes[ATTR.systemInstructions] = this.#json(instructions);
+    return attributes;
+  }
+
+  /** Content as a JSON string (span attributes hold no structures), the client's keys removed. */
+  #json(value: unknown): string {
+    return this.#redactor.string(JSON.stringify(value));
+  }
+
+  attempt(info: AttemptInfo): AttemptObserver | undefined {
+    const parent = this.#spanContext;
+    if (!parent || this.#ended) return undefined;
+    const url = safeURL(info.url);
+    const attributes: Attributes = { [ATTR.httpRequestMethod]: info.method };
+    if (url) {
+      attributes[ATTR.urlFull] = this.#redactor.string(url.full);
+      attributes[ATTR.urlTemplate] = url.path;
+      attributes[ATTR.serverAddress] = url.address;
+      attributes[ATTR.serverPort] = url.port;
+    }
+    if (this.#attempts > 0) attributes[ATTR.httpRequestResendCount] = this.#attempts;
+    if (this.#model !== undefined) attributes[ATTR.requestModel] = this.#model;
+    this.#attempts++;
+    const span = this.#settings.tracer.startSpan(url ? `${info.method} ${url.path}` : info.method, { kind: SpanKind.CLIENT, attributes }, parent);
+    const headers: Record<string, string> = {};
+    propagation.inject(trace.setSpan(parent, span), headers);
+    return {
+      headers,
+      end: (status, error) => {
+        const code = status ?? statusOf(error);
+        if (code !== undefined) span.setAttribute(ATTR.httpResponseStatusCode, code);
+        if (error !== undefined || (code !== undefined && code >= 400)) {
+          span.setAttribute(ATTR.errorType, code !== undefined && code >= 400 ? String(code) : errorType(error));
+          span.setStatus({ code: SpanStatusCode.ERROR });
+        } else if (url) {
+          this.#server = { address: url.address, port: url.port };
+        }
+        span.end();
+      },
+    };
+  }
+
+  chunk(frame: unknown): void {
+    if (!this.#span) return;
+    const at = now();
+    if (this.#lastChunk === undefined) {
+      const seconds = (at - this.#started) / 1000;
+      this.#span.setAttribute(ATTR.responseTimeToFirstChunk, seconds);
+      this.#settings.instruments.timeToFirstChunk.record(seconds, this.#metricAttributes());
+    } else {
+      this.#settings.instruments.timePerOutputChunk.record((at - this.#lastChunk) / 1000, this.#metricAttributes());
+    }
+    this.#lastChunk = at;
+    (this.#streamed ??= new StreamAnswer()).add(frame, this.#settings.captureContent);
+  }
+
+  end(result: CallEnd): void {
+    // A stream's span stays open until the stream ends (streamEnd).
+    if (this.#stream && result.error === undefined && result.data !== undefined) return;
+    this.#finish(result.error, result.error === undefined && !this.#stream ? readAnswer(result.data) : undefined);
+  }
+
+  streamEnd(result: StreamEnd): void {
+    if (result.left && this.#span && !this.#ended) this.#span.setAttribute(ATTR.streamLeft, true);
+    this.#finish(result.error, this.#streamed?.result() ?? { finishReasons: [], output: [] });
+  }
+
+  /** Ends the call span once, and records the call's metrics. */
+  #finish(error: unknown, answer: Answer | undefined): void {
+    const span = this.#span;
+    if (!span || this.#ended) return;
+    this.#ended = true;
+    const attributes = this.#metricAttributes(answer);
+    if (error !== undefined) {
+      attributes[ATTR.errorType] = errorType(error);
+      const message = error instanceof Error ? this.#redactor.string(error.message) : undefined;
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
+    }
+    span.setAttributes(attributes);
+    if (answer) this.#answerAttributes(span, answer);
+    span.end();
+    const { instruments } = this.#settings;
+    instruments.operationDuration.record((now() - this.#started) / 1000, attributes);
+    if (answer?.inputTokens !== undefined) instruments.tokenUsage.record(answer.inputTokens, { ...attributes, [ATTR.tokenType]: 'input' });
+    if (answer?.outputTokens !== undefined) instruments.tokenUsage.record(answer.outputTokens, { ...attributes, [ATTR.tokenType]: 'output' });
+  }
+
+  /** The attributes metrics carry (the conventions' list for them, low-cardinality). */
+  #metricAttributes(answer?: Answer): Attributes {
+    const attributes = this.#common();
+    if (this.#server) {
+      attributes[ATTR.serverAddress] = this.#server.address;
+      attributes[ATTR.serverPort] = this.#server.port;
+    }
+    const model = answer?.model ?? this.#streamed?.answer.model;
+    if (model !== undefined) attributes[ATTR.responseModel] = this.#redactor.string(model);
+    return attributes;
+  }
+
+  #answerAttributes(span: Span, answer: Answer): void {
+    const redact = (s: string) => this.#redactor.string(s);
+    if (answer.id !== undefined) span.setAttribute(ATTR.responseId, redact(answer.id));
+    if (answer.finishReasons.length) span.setAttribute(ATTR.responseFinishReasons, answer.finishReasons.map(redact));
+    if (answer.inputTokens !== undefined) span.setAttribute(ATTR.usageInputTokens, answer.inputTokens);
+    if (answer.outputTokens !== undefined) span.setAttribute(ATTR.usageOutputTokens, answer.outputTokens);
+    if (answer.cacheReadTokens !== undefined) span.setAttribute(ATTR.usageCacheReadInputTokens, answer.cacheReadTokens);
+    if (answer.reasoningTokens !== undefined) span.setAttribute(ATTR.usageReasoningOutputTokens, answer.reasoningTokens);
+    if (this.#settings.captureContent && answer.output.length && this.#operation !== OPERATION.embeddings) span.setAttribute(ATTR.outputMessages, this.#json(answer.output));
+  }
+}
