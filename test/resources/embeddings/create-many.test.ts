@@ -1,7 +1,7 @@
 import { delay, http } from 'msw';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, GatewayError, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
-import type { BatchCall } from '../../../src/resources/embeddings/create-many.js';
+import type { BatchCall } from '../../../src/resources/embeddings/batches.js';
 import { BASE, client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
 import { useMswServer } from '../../helpers/msw.js';
