@@ -201,6 +201,23 @@ describe('embeddings.iterate', () => {
     expect(sent.length).toBe(count);
   });
 
+  it('a failed batch aborts the batches after it that are in flight and sends none of those read, while the ones before it finish', async () => {
+    const { client, sent, sentAtLeast, request } = gateway({
+      hold: (first) => first === 't0' || first === 't20',
+      script: (batch) => (batch[0] === 't10' ? Response.json({ error: { message: 'bad request' } }, { status: 400 }) : undefined),
+    });
+    const done = drain(client.embeddings.iterate({ model: 'emb', input: texts(100) }, { batchSize: 10, concurrency: 3 }));
+    await sentAtLeast(3);
+    for (let i = 0; i < 400 && !request('t20')?.signal?.aborted; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(request('t20')?.signal?.aborted).toBe(true);
+    expect(request('t0')?.signal?.aborted).toBe(false);
+    request('t0')?.release();
+    const { got, error } = await done;
+    expect(values(got)).toEqual(inOrder(10));
+    expect(error).toMatchObject({ name: 'EmbeddingBatchError', start: 10, end: 20 });
+    expect(sent.map((s) => s.input[0])).toEqual(['t0', 't10', 't20']);
+  });
+
   it.each([
     ['an empty string', ''],
     ['a number', 7],
