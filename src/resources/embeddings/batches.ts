@@ -163,5 +163,5 @@ export function byIndex(received: unknown, from: number, size: number): Array<Em
 export function batchError(error: unknown, from: number, to: number, total: number | undefined): unknown {
   if (!(error instanceof GatewayError)) return error;
   const of = total === undefined ? '' : ` (of ${total})`;
-  return new EmbeddingBatchError(`Embedding inputs ${from} to ${to - 1}${of} failed: ${error.message}`, from, to, error);
+  return new EmbeddingBatchError(`Embedding inputs ${from} to ${to - 1}${of} failed: ${error.message}`, from, to, { cause: error });
 }

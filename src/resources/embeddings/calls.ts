@@ -60,7 +60,7 @@ function batchCall(api: CallPipeline, body: Omit<EmbeddingCreateParams, 'input'>
 }
 
 /** `embeddings.createMany`: batches sent through the same pipeline, the loop in create-many.ts. */
-export async function createMany(api: CallPipeline, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse<Vector>> {
+export async function createMany(api: CallPipeline, body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions = {}): Promise<CreateEmbeddingResponse<Vector>> {
   // The same rules as create() for model, input, encoding_format and dimensions, before anything is sent.
   check(body);
   const call = batchCall(api, body, options.float32);
@@ -69,11 +69,11 @@ export async function createMany(api: CallPipeline, body: EmbeddingCreateManyPar
 }
 
 /** `embeddings.iterate`: the same batches, read from the input and yielded as they come, by iterate.ts. */
-export async function iterate(api: CallPipeline, body: EmbeddingIterateParams, options: EmbeddingIterateOptions): Promise<AsyncIterable<Embedding<Vector>>> {
+export async function iterate(api: CallPipeline, body: EmbeddingIterateParams, options: EmbeddingIterateOptions = {}, opened: AsyncIterator<unknown> | undefined): Promise<AsyncIterable<Embedding<Vector>>> {
   const { input, ...rest } = body;
   // create()'s rules for model, encoding_format and dimensions; the input is read, and its texts checked, as it goes.
   check({ ...rest, input: 'x' });
   const call = batchCall(api, rest, options.float32);
   const { iterate: run } = await import('./iterate.js');
-  return run(call, body, options);
+  return run(call, body, options, opened);
 }

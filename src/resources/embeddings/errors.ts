@@ -9,12 +9,12 @@ import { GatewayError } from '../../core/errors.js';
 export class EmbeddingBatchError extends GatewayError {
   static override readonly kind = 'EmbeddingBatchError';
   /** Index of the first input of the failed batch, in the whole input. */
-  readonly start: number;
+  declare readonly start: number;
   /** Index after its last input. */
-  readonly end: number;
+  declare readonly end: number;
   /** @internal */
-  constructor(message: string, start: number, end: number, cause: GatewayError) {
-    super(message, { cause });
+  constructor(message: string, start: number, end: number, options: { cause: GatewayError }) {
+    super(message, options);
     this.start = start;
     this.end = end;
   }

@@ -49,8 +49,8 @@ export class Embeddings extends APIResource {
   createMany(body: EmbeddingCreateManyParams & { encoding_format: 'base64' }, options?: EmbeddingCreateManyOptions & NotFloat32): Promise<CreateEmbeddingResponse<string>>;
   createMany(body: EmbeddingCreateManyParams & { encoding_format?: 'float' | undefined }, options?: EmbeddingCreateManyOptions & NotFloat32): Promise<CreateEmbeddingResponse>;
   createMany(body: EmbeddingCreateManyParams, options?: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse<number[] | string | Float32Array>>;
-  async createMany(body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions = {}): Promise<CreateEmbeddingResponse<number[] | string | Float32Array>> {
-    return (await loadCalls()).createMany(this._pipeline(), body, options);
+  createMany(body: EmbeddingCreateManyParams, options?: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse<number[] | string | Float32Array>> {
+    return loadCalls().then((m) => m.createMany(this._pipeline(), body, options));
   }
 
   /**
@@ -71,7 +71,9 @@ export class Embeddings extends APIResource {
   iterate(body: EmbeddingIterateParams & { encoding_format: 'base64' }, options?: EmbeddingIterateOptions & NotFloat32): AsyncIterable<Embedding<string>>;
   iterate(body: EmbeddingIterateParams & { encoding_format?: 'float' | undefined }, options?: EmbeddingIterateOptions & NotFloat32): AsyncIterable<Embedding>;
   iterate(body: EmbeddingIterateParams, options?: EmbeddingIterateOptions): AsyncIterable<Embedding<number[] | string | Float32Array>>;
-  async *iterate(body: EmbeddingIterateParams, options: EmbeddingIterateOptions = {}): AsyncIterable<Embedding<number[] | string | Float32Array>> {
-    yield* await (await loadCalls()).iterate(this._pipeline(), body, options);
+  async *iterate(body: EmbeddingIterateParams, options?: EmbeddingIterateOptions): AsyncIterable<Embedding<number[] | string | Float32Array>> {
+    // Opened before the code loads: a readline interface drops the lines it reads before its iterator exists.
+    const opened = (body?.input as Partial<AsyncIterable<string>> | undefined)?.[Symbol.asyncIterator]?.();
+    yield* await (await loadCalls()).iterate(this._pipeline(), body, options, opened);
   }
 }

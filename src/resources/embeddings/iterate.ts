@@ -5,7 +5,7 @@ import type { Embedding, EmbeddingIterateOptions, EmbeddingIterateParams } from 
 // Loaded with the first iterate(): batches read from the input as they are needed, their
 // vectors yielded in input order, with a bounded window of batches in between.
 
-/** The input's iterator, sync or async. */
+/** The input's iterator, sync or async (an async one may come opened already, by `Embeddings.iterate`). */
 type Source = { sync: Iterator<unknown>; async?: undefined } | { sync?: undefined; async: AsyncIterator<unknown> };
 
 /** One batch of the window, from the moment its texts are read until its vectors are yielded. */
@@ -23,7 +23,8 @@ interface Batch {
   settle(): void;
 }
 
-function openInput(input: unknown): Source {
+function openInput(input: unknown, opened: AsyncIterator<unknown> | undefined): Source {
+  if (opened) return { async: opened };
   if (typeof input === 'object' && input !== null) {
     const { [Symbol.asyncIterator]: openAsync, [Symbol.iterator]: openSync } = input as Partial<AsyncIterable<unknown> & Iterable<unknown>>;
     if (typeof openAsync === 'function') return { async: openAsync.call(input) };
@@ -64,10 +65,10 @@ function newBatch(from: number): Batch {
  * input, whose batch is never sent); batches after it are aborted. Leaving the loop early,
  * or `signal`, aborts the batches in flight and closes the input.
  */
-export async function* iterate(call: BatchCall, body: EmbeddingIterateParams, options: EmbeddingIterateOptions): AsyncGenerator<Embedding<Vector>, void, undefined> {
+export async function* iterate(call: BatchCall, body: EmbeddingIterateParams, options: EmbeddingIterateOptions, opened?: AsyncIterator<unknown>): AsyncGenerator<Embedding<Vector>, void, undefined> {
   const { batchSize = 100, concurrency = 4, float32: _float32, onProgress, signal, ...requestOptions } = options;
   checkBatchOptions(batchSize, concurrency);
-  const source = openInput(body.input);
+  const source = openInput(body.input, opened);
   const total = Array.isArray(body.input) ? body.input.length : undefined;
   const windowSize = 2 * concurrency;
   /** The window, in input order: what the consumer waits on is `held[0]`. */

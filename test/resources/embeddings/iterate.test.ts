@@ -1,3 +1,5 @@
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { APIUserAbortError, type CreateEmbeddingResponse, EmbeddingBatchError, type Embedding, Gateway, InternalServerError, ValidationError } from '../../../src/index.js';
 import type { EmbeddingIterateProgress } from '../../../src/resources/embeddings/types.js';
@@ -95,6 +97,23 @@ describe('embeddings.iterate', () => {
     expect(error).toBeUndefined();
     expect(values(got)).toEqual(inOrder(57));
     expect(sent.map((s) => s.input.length)).toEqual([...Array.from({ length: 11 }, () => 5), 2]);
+  });
+
+  it('opens an async input at the first next(), before its code loads: a readline interface loses no line', async () => {
+    let openedAtFirstNext = false;
+    const input = { [Symbol.asyncIterator]: () => ((openedAtFirstNext = true), asyncTexts(3)) };
+    const { client } = gateway();
+    const it = client.embeddings.iterate({ model: 'emb', input }, { batchSize: 2 })[Symbol.asyncIterator]();
+    const first = it.next();
+    expect(openedAtFirstNext).toBe(true);
+    expect((await first).value).toMatchObject({ index: 0 });
+    await it.return?.();
+
+    const { client: fresh } = gateway();
+    const lines = createInterface({ input: Readable.from(['t0\nt1\n', 't2\nt3\nt4\n']), crlfDelay: Infinity });
+    const { got, error } = await drain(fresh.embeddings.iterate({ model: 'emb', input: lines }, { batchSize: 2 }));
+    expect(error).toBeUndefined();
+    expect(values(got)).toEqual(inOrder(5));
   });
 
   it('yields a batch as soon as it and every batch before it have arrived, without waiting for later ones', async () => {
