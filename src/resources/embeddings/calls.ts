@@ -70,10 +70,12 @@ export async function createMany(api: CallPipeline, body: EmbeddingCreateManyPar
 
 /** `embeddings.iterate`: the same batches, read from the input and yielded as they come, by iterate.ts. */
 export async function iterate(api: CallPipeline, body: EmbeddingIterateParams, options: EmbeddingIterateOptions = {}, opened: AsyncIterator<unknown> | undefined): Promise<AsyncIterable<Embedding<Vector>>> {
-  const { input, ...rest } = body;
-  // create()'s rules for model, encoding_format and dimensions; the input is read, and its texts checked, as it goes.
-  check({ ...rest, input: 'x' });
-  const call = batchCall(api, rest, options.float32);
+  const { input: _input, ...rest } = body ?? {};
   const { iterate: run } = await import('./iterate.js');
-  return run(call, body, options, opened);
+  // create()'s rules for model, encoding_format and dimensions (the texts are checked as they are read), run by iterate.ts before anything is read.
+  const prepare = () => {
+    check({ ...rest, input: 'x' });
+    return batchCall(api, rest, options.float32);
+  };
+  return run(prepare, body, options, opened);
 }

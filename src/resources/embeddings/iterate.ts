@@ -65,11 +65,10 @@ function newBatch(from: number): Batch {
  * input, whose batch is never sent); batches after it are aborted. Leaving the loop early,
  * or `signal`, aborts the batches in flight and closes the input.
  */
-export async function* iterate(call: BatchCall, body: EmbeddingIterateParams, options: EmbeddingIterateOptions, opened?: AsyncIterator<unknown>): AsyncGenerator<Embedding<Vector>, void, undefined> {
+export async function* iterate(prepare: () => BatchCall, body: EmbeddingIterateParams, options: EmbeddingIterateOptions, opened?: AsyncIterator<unknown>): AsyncGenerator<Embedding<Vector>, void, undefined> {
   const { batchSize = 100, concurrency = 4, float32: _float32, onProgress, signal, ...requestOptions } = options;
-  checkBatchOptions(batchSize, concurrency);
-  const source = openInput(body.input, opened);
-  const total = Array.isArray(body.input) ? body.input.length : undefined;
+  const source = openInput(body?.input, opened);
+  const total = Array.isArray(body?.input) ? body.input.length : undefined;
   const windowSize = 2 * concurrency;
   /** The window, in input order: what the consumer waits on is `held[0]`. */
   const held: Batch[] = [];
@@ -82,6 +81,8 @@ export async function* iterate(call: BatchCall, body: EmbeddingIterateParams, op
   let halted = false;
   let read = 0;
   let done = 0;
+  /** The request of one batch, once the arguments have been checked. */
+  let call: BatchCall | undefined;
 
   const fail = (batch: Batch, error: unknown) => {
     batch.failed = true;
@@ -101,7 +102,7 @@ export async function* iterate(call: BatchCall, body: EmbeddingIterateParams, op
     stop.signal.addEventListener('abort', onStop, { once: true });
     const hold = slots.enter(batchSignal);
     let succeeded = false;
-    call(texts, { ...requestOptions, signal: batchSignal }, hold.retries)
+    (call as BatchCall)(texts, { ...requestOptions, signal: batchSignal }, hold.retries)
       .then((res) => {
         batch.vectors = byIndex(res.data, batch.from, texts.length);
         succeeded = true;
@@ -163,9 +164,12 @@ export async function* iterate(call: BatchCall, body: EmbeddingIterateParams, op
   const checkAborted = () => {
     if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   };
-  checkAborted();
-  signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    // Checked inside the try, so that an input already opened is closed on a bad argument too.
+    checkBatchOptions(batchSize, concurrency);
+    call = prepare();
+    checkAborted();
+    signal?.addEventListener('abort', onAbort, { once: true });
     for (;;) {
       fill();
       const head = held[0];

@@ -269,6 +269,21 @@ describe('embeddings.iterate', () => {
     expect(sent).toHaveLength(0);
   });
 
+  it('closes an async input it had opened when an argument is refused', async () => {
+    let closed = false;
+    const input = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => Promise.resolve({ done: false as const, value: 'a' }),
+        return: () => ((closed = true), Promise.resolve({ done: true as const, value: undefined })),
+      }),
+    };
+    const { client, sent } = gateway();
+    const { error } = await drain(client.embeddings.iterate({ model: '', input }));
+    expect(error).toMatchObject({ name: 'ValidationError', field: 'model' });
+    expect(closed).toBe(true);
+    expect(sent).toHaveLength(0);
+  });
+
   it('reports progress after every batch: done so far, total when the input is an array', async () => {
     const progress: EmbeddingIterateProgress[] = [];
     const { client } = gateway();
