@@ -237,6 +237,31 @@ describe('embeddings.iterate', () => {
     expect(sent.map((s) => s.input[0])).toEqual(['t0', 't10', 't20']);
   });
 
+  it('sends nothing read after a failure, not even a batch whose reading had begun before it', async () => {
+    let releaseRead = () => {};
+    const slowRead = new Promise<void>((resolve) => (releaseRead = resolve));
+    async function* input() {
+      yield* texts(20);
+      await slowRead;
+      yield* texts(30).slice(20);
+    }
+    const { client, sent, sentAtLeast, request } = gateway({
+      hold: (first) => first === 't0',
+      script: (batch) => (batch[0] === 't10' ? Response.json({ error: { message: 'bad request' } }, { status: 400 }) : undefined),
+    });
+    const done = drain(client.embeddings.iterate({ model: 'emb', input: input() }, { batchSize: 10, concurrency: 2 }));
+    await sentAtLeast(2);
+    // t10's batch has failed (t0's is still held) by the time the third batch's texts arrive.
+    await new Promise((r) => setTimeout(r, 20));
+    releaseRead();
+    await new Promise((r) => setTimeout(r, 20));
+    request('t0')?.release();
+    const { got, error } = await done;
+    expect(values(got)).toEqual(inOrder(10));
+    expect(error).toMatchObject({ name: 'EmbeddingBatchError', start: 10, end: 20 });
+    expect(sent.map((s) => s.input[0])).toEqual(['t0', 't10']);
+  });
+
   it.each([
     ['an empty string', ''],
     ['a number', 7],
