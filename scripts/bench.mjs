@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { browserBuild } from './browser-build.mjs';
+import { embeddingsSection, runEmbeddingBenchmarks } from './bench/embeddings.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -57,6 +58,8 @@ try {
 } finally {
   server.kill();
 }
+// 9. Embeddings at scale: a million inputs streamed, and iterate() under a rate limit (its own server).
+const embeddings = await runEmbeddingBenchmarks();
 
 // 3. Cold import in fresh processes, ESM and CJS.
 const COLD_RUNS = 15;
@@ -235,6 +238,7 @@ Every vector came back, in input order. Goal: at least 0.8 of the server's limit
 after a run of successes, and every retry waits what \`retry-after-ms\` asks: the client
 keeps the server at its limit without a backlog of failed requests.
 
+${embeddingsSection(embeddings)}
 ## Browser bundles (esbuild, minified, code splitting, gzip per chunk)
 
 | app | gzip |

@@ -25,6 +25,7 @@ const order = [
   'completions',
   'embeddings',
   'embeddings-bulk',
+  'embeddings-stream',
   'images-generate',
   'images-edit',
   'audio-transcription',

@@ -1,5 +1,5 @@
 // One benchmark measurement in a fresh process:
-//   node scripts/bench/client.mjs <ours|openai|floor> <sse|json-seq|json-par|big|stall|cold|create-many> <port> <runs>
+//   node scripts/bench/client.mjs <ours|openai|floor> <sse|json-seq|json-par|big|stall|cold|create-many|embed-memory|iterate-ratelimit> <port> <runs>
 // Prints one JSON line: { ms: [per run], text?: {length, hash}, rssPeakMB?, heapPeakMB? }.
 import { createHash } from 'node:crypto';
 
@@ -98,6 +98,80 @@ const cpu = () => {
   return (u.user + u.system) / 1000;
 };
 out.cpu = [];
+
+/** `n` texts, made as they are read: the input itself takes no memory. */
+function* texts(n) {
+  for (let i = 0; i < n; i++) yield `text number ${i}`;
+}
+
+if (scenario === 'embed-memory') {
+  // Memory while embedding BENCH_EMBED_INPUTS texts of 256 dimensions from a local server
+  // without a limit (server.mjs "vectors"), with BENCH_EMBED_METHOD (iterate or createMany)
+  // and BENCH_EMBED_VECTORS (float32 or number). Run with --expose-gc.
+  const { Gateway } = await import('unified-gateway');
+  const total = Number(process.env.BENCH_EMBED_INPUTS ?? 1_000_000);
+  const method = process.env.BENCH_EMBED_METHOD ?? 'iterate';
+  const float32 = (process.env.BENCH_EMBED_VECTORS ?? 'float32') === 'float32';
+  const c = new Gateway({ apiKey: KEY, baseURL: base('vectors'), logLevel: 'off' });
+  const options = { batchSize: 500, concurrency: 4, float32 };
+  /** Embeds `n` texts; checks the order and touches every vector, as a consumer that stores them would. */
+  const run = async (n) => {
+    let count = 0;
+    let sum = 0;
+    const body = { model: 'bench-embed', input: method === 'iterate' ? texts(n) : Array.from(texts(n)) };
+    const all = method === 'iterate' ? c.embeddings.iterate(body, options) : (await c.embeddings.createMany(body, options)).data;
+    for await (const e of all) {
+      if (e.index !== count || e.embedding.length !== 256) throw new Error(`vector ${count} came as ${e.index} with ${e.embedding.length} dimensions`);
+      sum += e.embedding[count % 256];
+      count++;
+    }
+    return { count, sum };
+  };
+  await run(5_000); // warm-up: the code loaded, the connections open
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const before = process.memoryUsage();
+  const keys = ['heapUsed', 'arrayBuffers', 'external', 'rss'];
+  const peak = Object.fromEntries(keys.map((k) => [k, 0]));
+  let samples = 0;
+  const sample = () => {
+    const m = process.memoryUsage();
+    samples++;
+    for (const k of keys) peak[k] = Math.max(peak[k], m[k] - before[k]);
+  };
+  const timer = setInterval(sample, 10);
+  const t = now();
+  const c0 = cpu();
+  const result = await run(total);
+  out.ms.push(now() - t);
+  out.cpu.push(cpu() - c0);
+  clearInterval(timer);
+  sample();
+  const MB = 2 ** 20;
+  Object.assign(out, { method, float32, inputs: result.count, samples, heapPeakMB: peak.heapUsed / MB, arrayBuffersPeakMB: peak.arrayBuffers / MB, externalPeakMB: peak.external / MB, rssPeakMB: peak.rss / MB });
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  process.exit(0);
+}
+
+if (scenario === 'iterate-ratelimit') {
+  // embeddings.iterate of BENCH_EMBED_INPUTS texts against a server that serves RATE requests a second (server.mjs).
+  const { Gateway } = await import('unified-gateway');
+  const total = Number(process.env.BENCH_EMBED_INPUTS ?? 30_000);
+  const c = new Gateway({ apiKey: KEY, baseURL: base('ratelimit'), maxRetries: 20, logLevel: 'off' });
+  // Warm-up: one request loads the code and opens a connection; then the server starts over.
+  for await (const e of c.embeddings.iterate({ model: 'bench-embed', input: texts(10) })) void e;
+  await fetch(`${base('ratelimit')}/reset`, { method: 'POST' });
+  let count = 0;
+  const t = now();
+  for await (const e of c.embeddings.iterate({ model: 'bench-embed', input: texts(total) }, { batchSize: 50, concurrency: 8 })) {
+    if (e.index !== count++) throw new Error(`vector ${count - 1} came as ${e.index}`);
+  }
+  out.ms.push(now() - t);
+  out.stats = await (await fetch(`${base('ratelimit')}/stats`)).json();
+  out.vectors = count;
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+  process.exit(0);
+}
 
 if (scenario === 'sse') {
   const c = await makeClients('sse');

@@ -7,6 +7,8 @@
 //   ratelimit     POST embeddings, at most RATE requests a second (a token bucket with a
 //                 burst of BURST); over it, 429 with retry-after-ms until the next token.
 //                 GET /ratelimit/stats gives what was served; POST /ratelimit/reset starts over.
+//   vectors       POST embeddings, no limit: one 256-dimension vector per input, base64
+//                 (little-endian float32) unless encoding_format is 'float'.
 import { createServer } from 'node:http';
 
 const SSE_FRAMES = 20_000;
@@ -84,12 +86,29 @@ function rateLimited(req, res, body) {
   res.end(JSON.stringify({ object: 'list', model: 'bench-embed', data, usage: { prompt_tokens: input.length, total_tokens: input.length } }));
 }
 
+// Pre-rendered vectors (a few, so that consecutive inputs differ), so the server is never the bottleneck.
+const DIMS = 256;
+const VARIANTS = 16;
+const floatVectors = Array.from({ length: VARIANTS }, (_, v) => Float32Array.from({ length: DIMS }, (_, i) => Math.sin(v * DIMS + i)));
+const base64Items = floatVectors.map((f) => `,"embedding":"${Buffer.from(f.buffer).toString('base64')}"}`);
+const floatItems = floatVectors.map((f) => `,"embedding":${JSON.stringify(Array.from(f))}}`);
+
+function vectors(res, body) {
+  const { input, encoding_format } = JSON.parse(body);
+  const items = encoding_format === 'float' ? floatItems : base64Items;
+  let data = '';
+  for (let i = 0; i < input.length; i++) data += `${i ? ',' : ''}{"object":"embedding","index":${i}${items[i % VARIANTS]}`;
+  const json = `{"object":"list","model":"bench-embed","data":[${data}],"usage":{"prompt_tokens":${input.length},"total_tokens":${input.length}}}`;
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
 const server = createServer((req, res) => {
   const scenario = (req.url ?? '').split('/')[1];
-  if (scenario === 'ratelimit') {
+  if (scenario === 'ratelimit' || scenario === 'vectors') {
     let body = '';
     req.on('data', (d) => (body += d));
-    req.on('end', () => rateLimited(req, res, body));
+    req.on('end', () => (scenario === 'vectors' ? vectors(res, body) : rateLimited(req, res, body)));
     return;
   }
   req.resume();

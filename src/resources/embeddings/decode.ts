@@ -1,9 +1,24 @@
-/** Base64 of little-endian float32 values, as OpenAI-compatible servers send them, to numbers. */
-export function decodeFloat32(base64: string): number[] {
+/** Whether this platform stores floats little-endian, as the wire does (nearly every one does). */
+const littleEndian = new Uint8Array(new Float32Array([1]).buffer)[3] === 0x3f;
+
+/**
+ * Base64 of little-endian float32 values, as OpenAI-compatible servers send them, to a
+ * Float32Array: the bytes are copied into its buffer, with no array of numbers in between.
+ */
+export function decodeFloat32Array(base64: string): Float32Array {
   const binary = atob(base64);
-  const view = new DataView(new ArrayBuffer(binary.length));
-  for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
-  const out = new Array<number>(binary.length >> 2);
-  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  const out = new Float32Array(binary.length >> 2);
+  const bytes = new Uint8Array(out.buffer);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = binary.charCodeAt(i);
+  if (!littleEndian) {
+    // Reads each value little-endian and stores it back in the platform's order, in place.
+    const view = new DataView(out.buffer);
+    for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  }
   return out;
+}
+
+/** The same to numbers. */
+export function decodeFloat32(base64: string): number[] {
+  return Array.from(decodeFloat32Array(base64));
 }

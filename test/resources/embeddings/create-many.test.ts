@@ -1,9 +1,10 @@
 import { delay, http } from 'msw';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, GatewayError, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
-import type { BatchCall } from '../../../src/resources/embeddings/create-many.js';
+import type { BatchCall } from '../../../src/resources/embeddings/batches.js';
 import { BASE, client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
+import { answer, burstOf429s, rateLimited, texts, vectors } from './gateway.js';
 import { useMswServer } from '../../helpers/msw.js';
 
 const server = useMswServer();
@@ -37,14 +38,6 @@ function gateway(script: (call: number, input: string[]) => Response | undefined
   };
   return { fetch, stats: () => ({ calls, most, concurrency }) };
 }
-const texts = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
-/** Each text's vector is [its number]: t7 → [7]. */
-const vectors = (input: string[]) => input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(1))] }));
-/** The gateway's answer to `input`: its vectors, or the `data` given. */
-const answer = (input: string[], data: unknown[] = vectors(input)) => Response.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: input.length, total_tokens: input.length } });
-const rateLimited = (headers: Record<string, string> = { 'retry-after-ms': '1' }) =>
-  Response.json({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, { status: 429, headers });
-
 describe('embeddings.createMany', () => {
   it('returns every vector in input order, index = position in the whole input, usage summed', async () => {
     const { fetch, stats } = gateway();
@@ -117,40 +110,8 @@ describe('embeddings.createMany', () => {
     expect(Math.max(...concurrency.slice(-10))).toBe(8);
   });
 
-  /**
-   * An msw gateway whose first four requests are answered 429 (`Retry-After: 0.2`) together,
-   * once all four have arrived, so the burst is one; the rest take a while, so requests sent
-   * together overlap. Records each request's first input and the requests in flight at the
-   * server when it arrived.
-   */
-  function burstOf429s() {
-    let inFlight = 0;
-    const arrivals: Array<{ text: string; inFlight: number }> = [];
-    let releaseBurst = () => {};
-    const burstArrived = new Promise<void>((resolve) => (releaseBurst = resolve));
-    server.use(
-      http.post(`${BASE}/embeddings`, async ({ request }) => {
-        inFlight++;
-        try {
-          const { input } = (await request.json()) as { input: string[] };
-          const call = arrivals.push({ text: input[0] ?? '', inFlight });
-          if (call <= 4) {
-            if (call === 4) releaseBurst();
-            await Promise.race([burstArrived, delay(2_000)]);
-            return rateLimited({ 'retry-after': '0.2' });
-          }
-          await delay(30);
-          return answer(input);
-        } finally {
-          inFlight--;
-        }
-      }),
-    );
-    return arrivals;
-  }
-
   it('bounds requests in flight, retries included: after four 429s at concurrency 4, at most 2 are in flight at the server', async () => {
-    const arrivals = burstOf429s();
+    const arrivals = burstOf429s(server);
     const res = await mswClient().embeddings.createMany({ model: 'emb', input: texts(4), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 });
     expect(res.data.map((d) => d.embedding[0])).toEqual([0, 1, 2, 3]);
     expect(arrivals).toHaveLength(8);
@@ -159,7 +120,7 @@ describe('embeddings.createMany', () => {
   });
 
   it('starts no new batch while rate-limited ones wait to be retried: the retries go first', async () => {
-    const arrivals = burstOf429s();
+    const arrivals = burstOf429s(server);
     const res = await mswClient().embeddings.createMany({ model: 'emb', input: texts(8), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 });
     expect(res.data.map((d) => d.embedding[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(arrivals).toHaveLength(12);
