@@ -98,7 +98,17 @@ export type {
   CompletionCreateParamsStreaming,
 } from './resources/completions/types.js';
 export type { Embeddings } from './resources/embeddings/index.js';
-export type { CreateEmbeddingResponse, Embedding, EmbeddingCreateManyOptions, EmbeddingCreateManyParams, EmbeddingCreateParams, EmbeddingProgress } from './resources/embeddings/types.js';
+export type {
+  CreateEmbeddingResponse,
+  Embedding,
+  EmbeddingCreateManyOptions,
+  EmbeddingCreateManyParams,
+  EmbeddingCreateParams,
+  EmbeddingIterateOptions,
+  EmbeddingIterateParams,
+  EmbeddingIterateProgress,
+  EmbeddingProgress,
+} from './resources/embeddings/types.js';
 export type { ImageModel, ImageSize, ImageSizeFor, KnownImageModel } from './resources/images/sizes.js';
 export type { Images } from './resources/images/index.js';
 export type { Image, ImageEditParams, ImageGenerateParams, ImagesResponse } from './resources/images/types.js';

@@ -1,7 +1,11 @@
+import { lazy } from '../internal/lazy.js';
 import { untilAborted } from '../internal/signals.js';
+import type { BodyIO } from './open-body.js';
 import { apiError, errorFactory, readText, shownURL, transportError, where, type Exchange } from './exchange.js';
 import { APIConnectionError, GatewayError, isErrorPayload } from './errors.js';
-import type { Answer, OpenStream } from './types.js';
+import type { Answer } from './types.js';
+
+const loadOpenBody = lazy(() => import('./open-body.js'));
 
 // Reading one response: classify it (an error, the raw response, a stream, text or JSON),
 // then parse it. What it throws, call.ts passes to the decision (decide.ts).
@@ -12,7 +16,8 @@ export async function readResponse(ex: Exchange, response: Response): Promise<An
   const contentType = response.headers.get('content-type') ?? '';
   if (!response.ok || (req.stream && contentType.includes('json'))) throw await errorOf(ex, response, contentType);
   if (ex.call.raw) return { response, data: undefined };
-  if (req.stream || req.download) return { response, data: await openBody(ex, response, contentType) };
+  // The stream and download path loads with the first stream or download.
+  if (req.stream || req.download) return { response, data: await (await loadOpenBody()).openBody(ex, response, { contentType, io: BODY_IO }) };
   // readText inlined: one promise fewer on the path every JSON request takes.
   let text: string;
   try {
@@ -37,40 +42,11 @@ async function errorOf(ex: Exchange, response: Response, contentType: string): P
 }
 
 /**
- * Opens a stream's or a download's body: resolves once its first bytes arrived, so a body
- * cut before anything reached the caller is still safe to retry; after this it never is.
+ * What open-body.ts needs of this module and exchange.ts, handed over rather than imported:
+ * a module loaded on first use that imports the modules every app loads would make app
+ * bundlers split those into chunks of their own (docs/architecture.md#size).
  */
-async function openBody(ex: Exchange, response: Response, contentType: string): Promise<OpenStream> {
-  const { req } = ex.request;
-  const { method } = ex.info;
-  // An HTML page where events were expected is a wrong URL or a proxy's page, not a cut stream.
-  if (req.stream && contentType.includes('html')) throw await unexpected(ex, await readText(ex, response), contentType, 'an event stream');
-  if (!response.body) throw new GatewayError(`Response has no body to stream (${where(ex)}).`);
-  const reader = response.body.getReader();
-  let first: ReadableStreamReadResult<Uint8Array>;
-  try {
-    first = await readChunk(ex, reader);
-  } catch (error) {
-    void reader.cancel().catch(() => undefined);
-    throw error;
-  }
-  if ((first.done || !first.value) && !req.download) throw new APIConnectionError(`Stream closed before any data (${where(ex)}).`);
-  const bytes = first.value ?? new Uint8Array(0);
-  // Labelled as something else (text/plain from a proxy): events are read, anything else quoted.
-  if (req.stream && contentType && !contentType.includes('event-stream')) {
-    const quote = await (await import('./not-events.js')).quoteUnlessEvents(bytes, reader);
-    if (quote !== undefined) throw await unexpected(ex, quote, contentType, 'an event stream');
-  }
-  return { reader, first: bytes, signal: ex.request.signal ?? new AbortController().signal, method, url: shownURL(ex.url), observer: ex.call.observer };
-}
-
-async function readChunk(ex: Exchange, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
-  try {
-    return await reader.read();
-  } catch (error) {
-    throw await transportError(ex, error);
-  }
-}
+const BODY_IO: BodyIO = { readText, transportError, unexpected, where, shownURL };
 
 /** A successful response whose body is not what the endpoint sends, quoted (secrets removed). */
 async function unexpected(ex: Exchange, text: string, contentType: string, expected: string): Promise<GatewayError> {

@@ -73,7 +73,7 @@ export interface EmbeddingCreateManyOptions extends Omit<RequestOptions, 'fallba
 
 /** Parameters of `embeddings.iterate`: texts from any iterable, read as they are needed. */
 export interface EmbeddingIterateParams {
-  model: string;
+  model: ModelId;
   /** The texts, in order: an array, a generator, lines of a file (`readline`), a stream. None may be empty. */
   input: Iterable<string> | AsyncIterable<string>;
   /** As for `create`: `float` (numbers) or `base64` (raw strings, returned as sent). @default numbers, fetched as base64 */
