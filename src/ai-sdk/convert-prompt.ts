@@ -44,8 +44,9 @@ export function convertPrompt(prompt: LanguageModelV3Prompt): ChatCompletionMess
 
 function filePart(part: LanguageModelV3FilePart, field: string): ChatCompletionContentPart {
   const type = part.mediaType.toLowerCase();
-  if (type.startsWith('image/')) {
-    return { type: 'image_url', image_url: { url: dataURL(part.data, type === 'image/*' ? 'image/jpeg' : type) } };
+  // ai 7 says only `image` when the caller gave no media type.
+  if (type === 'image' || type.startsWith('image/')) {
+    return { type: 'image_url', image_url: { url: dataURL(part.data, type === 'image' || type === 'image/*' ? sniffImageType(part.data) : type) } };
   }
   const format = type === 'audio/wav' || type === 'audio/x-wav' ? 'wav' : type === 'audio/mpeg' || type === 'audio/mp3' ? 'mp3' : undefined;
   if (format) {
@@ -53,6 +54,16 @@ function filePart(part: LanguageModelV3FilePart, field: string): ChatCompletionC
     return { type: 'input_audio', input_audio: { data: toBase64(part.data), format } };
   }
   throw new ValidationError(`${field}.mediaType`, `must be an image or wav/mp3 audio: the chat endpoint does not take ${part.mediaType}`);
+}
+
+/** The media type of image bytes from their signature; JPEG when unknown. */
+function sniffImageType(data: LanguageModelV3DataContent): string {
+  if (data instanceof URL || (typeof data === 'string' && /^(https?|data):/i.test(data))) return 'image/jpeg';
+  const head = typeof data === 'string' ? data.slice(0, 16) : toBase64(data.subarray(0, 12));
+  if (head.startsWith('iVBORw0KGgo')) return 'image/png';
+  if (head.startsWith('R0lGOD')) return 'image/gif';
+  if (head.startsWith('UklGR')) return 'image/webp';
+  return 'image/jpeg';
 }
 
 function dataURL(data: LanguageModelV3DataContent, mediaType: string): string {

@@ -11,17 +11,19 @@ export class UnifiedGatewayEmbeddingModel implements EmbeddingModelV3 {
   /** What the endpoint takes in one request; `embedMany` splits longer lists and keeps their order. */
   readonly maxEmbeddingsPerCall = 2048;
   readonly supportsParallelCalls = true;
-  readonly #client: () => Gateway;
+  // Not a #private field: ai 7 wraps a v3 model in a Proxy and calls its methods on the
+  // proxy, where #private fields cannot be read.
+  private readonly client: () => Gateway;
 
   constructor(modelId: string, client: () => Gateway) {
     this.modelId = modelId;
-    this.#client = client;
+    this.client = client;
   }
 
   async doEmbed(options: EmbeddingModelV3CallOptions): Promise<EmbeddingModelV3Result> {
     const extras = splitProviderOptions(options.providerOptions);
     const body = { model: this.modelId, input: options.values, ...extras.body };
-    const client = this.#client();
+    const client = this.client();
     const { data, response } = await callGateway({ url: `${client.baseURL}/embeddings`, requestBodyValues: body }, () =>
       client.embeddings.create(body, requestOptions(options, extras.request)).withResponse(),
     );

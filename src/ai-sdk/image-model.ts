@@ -14,12 +14,14 @@ export class UnifiedGatewayImageModel implements ImageModelV3 {
   readonly provider = 'unified-gateway.image';
   readonly modelId: string;
   readonly maxImagesPerCall: number;
-  readonly #client: () => Gateway;
+  // Not a #private field: ai 7 wraps a v3 model in a Proxy and calls its methods on the
+  // proxy, where #private fields cannot be read.
+  private readonly client: () => Gateway;
 
   constructor(modelId: string, client: () => Gateway) {
     this.modelId = modelId;
     this.maxImagesPerCall = maxImagesByModel[modelId] ?? 10;
-    this.#client = client;
+    this.client = client;
   }
 
   /** Generates, or edits when `prompt` comes with files (`generateImage({ prompt: { text, images } })`). Sizes are checked by the client for the models it knows. */
@@ -29,7 +31,7 @@ export class UnifiedGatewayImageModel implements ImageModelV3 {
     if (options.seed !== undefined) warnings.push({ type: 'unsupported', feature: 'seed' });
     const extras = splitProviderOptions(options.providerOptions);
     const body = { model: this.modelId, prompt: options.prompt ?? '', n: options.n, ...(options.size ? { size: options.size } : {}), response_format: 'b64_json' as const, ...extras.body };
-    const client = this.#client();
+    const client = this.client();
     const request = requestOptions(options, extras.request);
     const image = options.files?.[0];
     const { data, response } = image

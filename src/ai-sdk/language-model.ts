@@ -13,16 +13,18 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
   readonly modelId: string;
   /** Image URLs are passed to the gateway as they are, not downloaded by the AI SDK first. */
   readonly supportedUrls: Record<string, RegExp[]> = { 'image/*': [/^https?:\/\/.+$/i] };
-  readonly #client: () => Gateway;
+  // Not a #private field: ai 7 wraps a v3 model in a Proxy and calls its methods on the
+  // proxy, where #private fields cannot be read.
+  private readonly client: () => Gateway;
 
   constructor(modelId: string, client: () => Gateway) {
     this.modelId = modelId;
-    this.#client = client;
+    this.client = client;
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
-    const { body, request, warnings } = this.#prepare(options);
-    const client = this.#client();
+    const { body, request, warnings } = this.prepare(options);
+    const client = this.client();
     const context: CallContext = { url: `${client.baseURL}/chat/completions`, requestBodyValues: body };
     const { data, response } = await callGateway(context, () => client.chat.completions.create({ ...body, stream: false }, request).withResponse());
     const choice = data.choices[0];
@@ -46,11 +48,11 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
   }
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    const prepared = this.#prepare(options);
+    const prepared = this.prepare(options);
     // Usage always: without it the AI SDK reports NaN tokens for every stream. A caller
     // who set stream_options keeps theirs.
     const body = { ...prepared.body, stream: true as const, stream_options: prepared.body.stream_options ?? { include_usage: true } };
-    const client = this.#client();
+    const client = this.client();
     const context: CallContext = { url: `${client.baseURL}/chat/completions`, requestBodyValues: body };
     const { data: stream, response } = await callGateway(context, () => client.chat.completions.create(body, prepared.request).withResponse());
     return {
@@ -60,7 +62,7 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     };
   }
 
-  #prepare(options: LanguageModelV3CallOptions) {
+  private prepare(options: LanguageModelV3CallOptions) {
     const warnings: SharedV3Warning[] = [];
     if (options.topK !== undefined) warnings.push({ type: 'unsupported', feature: 'topK' });
     const extras = splitProviderOptions(options.providerOptions);

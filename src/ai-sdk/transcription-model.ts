@@ -16,11 +16,13 @@ export class UnifiedGatewayTranscriptionModel implements TranscriptionModelV3 {
   readonly specificationVersion = 'v3';
   readonly provider = 'unified-gateway.transcription';
   readonly modelId: string;
-  readonly #client: () => Gateway;
+  // Not a #private field: ai 7 wraps a v3 model in a Proxy and calls its methods on the
+  // proxy, where #private fields cannot be read.
+  private readonly client: () => Gateway;
 
   constructor(modelId: string, client: () => Gateway) {
     this.modelId = modelId;
-    this.#client = client;
+    this.client = client;
   }
 
   async doGenerate(options: TranscriptionModelV3CallOptions): Promise<TranscriptionResult> {
@@ -28,7 +30,7 @@ export class UnifiedGatewayTranscriptionModel implements TranscriptionModelV3 {
     const fields = { model: this.modelId, ...extras.body };
     const name = `audio.${extensions[options.mediaType.toLowerCase()] ?? 'bin'}`;
     const file = new Blob([toBytes(options.audio) as Uint8Array<ArrayBuffer>], { type: options.mediaType });
-    const client = this.#client();
+    const client = this.client();
     const { data, response } = await callGateway({ url: `${client.baseURL}/audio/transcriptions`, requestBodyValues: { ...fields, file: name } }, () =>
       client.audio.transcriptions.create({ ...fields, file: new File([file], name, { type: options.mediaType }) }, requestOptions(options, extras.request)).withResponse(),
     );

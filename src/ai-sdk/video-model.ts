@@ -17,11 +17,13 @@ export class UnifiedGatewayVideoModel implements VideoModelV3 {
   readonly provider = 'unified-gateway.video';
   readonly modelId: string;
   readonly maxVideosPerCall = 1;
-  readonly #client: () => Gateway;
+  // Not a #private field: ai 7 wraps a v3 model in a Proxy and calls its methods on the
+  // proxy, where #private fields cannot be read.
+  private readonly client: () => Gateway;
 
   constructor(modelId: string, client: () => Gateway) {
     this.modelId = modelId;
-    this.#client = client;
+    this.client = client;
   }
 
   async doGenerate(options: VideoModelV3CallOptions): Promise<VideoResult> {
@@ -31,7 +33,7 @@ export class UnifiedGatewayVideoModel implements VideoModelV3 {
     }
     const { pollIntervalMs, timeoutMs, download, ...fields } = splitProviderOptions(options.providerOptions).body;
     const body = { model: this.modelId, prompt: options.prompt ?? '', duration: (options.duration ?? 5) as VideoDuration, ...fields } as VideoCreateParams;
-    const client = this.#client();
+    const client = this.client();
     const signal = requestOptions(options, {}).signal;
     const task: VideoTask = await callGateway({ url: `${client.baseURL}/videos/generations`, requestBodyValues: body }, () =>
       client.videos.generateAndWait(body, {

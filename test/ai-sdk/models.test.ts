@@ -1,4 +1,4 @@
-import { embed, embedMany, experimental_generateImage as generateImage0, experimental_generateVideo as generateVideo, experimental_transcribe as transcribe, generateImage } from 'ai';
+import { embed, embedMany, experimental_generateVideo as generateVideo, experimental_transcribe as transcribe, generateImage } from 'ai';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { createUnifiedGateway } from '../../src/ai-sdk/index.js';
@@ -49,7 +49,7 @@ describe('image model', () => {
 
   it('sends one request per image for dall-e-3, which makes one at a time', async () => {
     const { gw, mock } = mockProvider();
-    const { images } = await generateImage0({ model: gw.imageModel('dall-e-3'), prompt: 'a lighthouse', n: 2 });
+    const { images } = await generateImage({ model: gw.imageModel('dall-e-3'), prompt: 'a lighthouse', n: 2 });
     expect(images).toHaveLength(2);
     expect(mock.requests.map((r) => (r.body as { n: number }).n)).toEqual([1, 1]);
   });
