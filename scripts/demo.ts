@@ -36,6 +36,7 @@ const order = [
   'model-fallback',
   'logging',
   'mock-gateway',
+  'ai-sdk',
 ];
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.ts'))
