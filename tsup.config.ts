@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 
 // The build script (scripts/build.mjs) builds into a staging directory and swaps it in.
@@ -28,7 +29,39 @@ const withoutNodeServer: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/**
+ * The ai-sdk entry runs on the root entry the app already loads, not on a copy of it: its
+ * `../index.js` imports become imports of the package by its own name (a client passed in
+ * is then the same class, with the same failover health), so the root's bundles are the
+ * same with or without it.
+ */
+const rootAsPackage: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'ai-sdk-root-as-package',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => (/[\\/]src[\\/]ai-sdk$/.test(args.resolveDir) ? { path: 'unified-gateway', external: true } : undefined));
+    // Only APICallError is code we need; the package's single dist file would bring every
+    // error class (~25 KB), so take the class from the source it ships.
+    build.onResolve({ filter: /^@ai-sdk\/provider$/ }, () => ({ path: fileURLToPath(new URL('node_modules/@ai-sdk/provider/src/errors/api-call-error.ts', import.meta.url)) }));
+  },
+};
+
+/**
+ * unified-gateway/ai-sdk: the Vercel AI SDK provider. `@ai-sdk/provider` (a dev dependency)
+ * is bundled: only its APICallError is code, and the AI SDK recognises it by a registered
+ * symbol, not by identity. Its types are inlined in the declarations, so the entry
+ * needs nothing installed beyond `ai` itself (docs/ai-sdk.md).
+ */
+const aiSdk: Options = {
+  ...shared,
+  entry: { 'ai-sdk': 'src/ai-sdk/index.ts' },
+  external: [...(shared.external ?? []), 'unified-gateway'],
+  esbuildPlugins: [rootAsPackage],
+  dts: { resolve: ['@ai-sdk/provider'] },
+};
+
 export default defineConfig([
+  { ...aiSdk, format: ['esm'], platform: 'neutral' },
+  { ...aiSdk, format: ['cjs'], platform: 'node' },
   // ESM for bundlers, browsers and edge workers (the "import"/"default" conditions):
   // platform-neutral, zod left to the app's bundler (so an app that uses zod has one copy),
   // and split so that code loaded on first use (schemas, SSE, multipart) lands in its own

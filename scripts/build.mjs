@@ -13,6 +13,7 @@ const stampFile = join(root, '.tmp', 'build-stamp');
 const inputs = ['src', 'scripts/build.mjs', 'scripts/type-only-exports.mjs', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
 const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js', 'dist/testing.cjs', 'dist/testing.d.ts', 'dist/node/index.js', 'dist/node/testing.js', 'dist/cli.js'];
 outputs.push('dist/otel.js', 'dist/otel.cjs', 'dist/otel.d.ts', 'dist/otel.d.cts');
+outputs.push('dist/ai-sdk.js', 'dist/ai-sdk.cjs', 'dist/ai-sdk.d.ts', 'dist/ai-sdk.d.cts');
 
 function* files(path) {
   if (!existsSync(path)) return;

@@ -89,4 +89,40 @@ for (const file of ['otel-esm.mjs', 'otel-cjs.cjs']) {
   if (out !== 'ok') throw new Error(`${file} printed ${out}`);
   console.log(`${file}: ok`);
 }
-console.log('package check: publint, attw, ESM and CJS consumers all pass');
+
+// unified-gateway/ai-sdk in a project that installed only `ai`, `zod` and the tarball:
+// ESM and CJS against the mock, and its declarations checked against ai's own types.
+const aiConsumer = join(work, 'ai-consumer');
+mkdirSync(aiConsumer, { recursive: true });
+writeFileSync(join(aiConsumer, 'package.json'), JSON.stringify({ name: 'ai-consumer', private: true, version: '0.0.0', type: 'module' }));
+run('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball, 'ai@6', 'zod@4'], aiConsumer);
+const aiBody = `
+const mock = createMockGateway({ apiKey: 'k' });
+const gw = createUnifiedGateway({ apiKey: 'k', baseURL: 'http://mock.local/v1', fetch: mock.fetch });
+const main = async () => {
+  const { text } = await generateText({ model: gw('gpt-4o-mini'), prompt: 'hi' });
+  const streamed = streamText({ model: gw('gpt-4o-mini'), prompt: 'streamed' });
+  const usage = await streamed.usage;
+  const err = await generateText({ model: gw('nope'), prompt: 'x' }).catch((e) => e);
+  const checks = [text === 'You said: hi', (await streamed.text) === 'You said: streamed', usage.totalTokens > 0, APICallError.isInstance(err) && err.statusCode === 404];
+  if (checks.includes(false)) throw new Error('ai consumer checks failed: ' + JSON.stringify(checks));
+  console.log('ok');
+};
+`;
+writeFileSync(join(aiConsumer, 'esm.mjs'), `import { APICallError, generateText, streamText } from 'ai';\nimport { createUnifiedGateway } from 'unified-gateway/ai-sdk';\nimport { createMockGateway } from 'unified-gateway/testing';\n${aiBody}\nawait main();\n`);
+writeFileSync(
+  join(aiConsumer, 'cjs.cjs'),
+  `const { APICallError, generateText, streamText } = require('ai');\nconst { createUnifiedGateway } = require('unified-gateway/ai-sdk');\nconst { createMockGateway } = require('unified-gateway/testing');\n${aiBody}\nmain().catch((e) => { console.error(e); process.exit(1); });\n`,
+);
+writeFileSync(
+  join(aiConsumer, 'types.ts'),
+  `import { embedMany, generateText, type LanguageModel, type EmbeddingModel } from 'ai';\nimport { Gateway } from 'unified-gateway';\nimport { createUnifiedGateway, unifiedGateway } from 'unified-gateway/ai-sdk';\nconst gw = createUnifiedGateway({ client: new Gateway({ apiKey: 'k', baseURL: 'http://x/v1' }) });\nconst model: LanguageModel = gw('gpt-4o-mini');\nconst embedding: EmbeddingModel = unifiedGateway.embeddingModel('e');\nexport const calls = [generateText({ model, prompt: 'x' }), embedMany({ model: embedding, values: ['a'] })];\n`,
+);
+for (const file of ['esm.mjs', 'cjs.cjs']) {
+  const out = run(process.execPath, [file], aiConsumer).trim();
+  if (out !== 'ok') throw new Error(`ai-consumer/${file} printed ${out}`);
+  console.log(`ai-consumer/${file}: ok`);
+}
+run(bin('tsc'), ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'types.ts'], aiConsumer);
+console.log('ai-consumer/types.ts: ok');
+console.log('package check: publint, attw, ESM and CJS consumers (otel and ai-sdk included) all pass');

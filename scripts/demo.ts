@@ -39,6 +39,7 @@ const order = [
   'logging',
   'otel-traces',
   'mock-gateway',
+  'ai-sdk',
 ];
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.ts'))

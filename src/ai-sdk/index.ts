@@ -1,0 +1,2 @@
+export { createUnifiedGateway, unifiedGateway } from './provider.js';
+export type { UnifiedGatewayProvider, UnifiedGatewaySettings } from './provider.js';

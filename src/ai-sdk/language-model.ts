@@ -1,0 +1,111 @@
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3GenerateResult, LanguageModelV3StreamResult, SharedV3Warning } from '@ai-sdk/provider';
+import type { ChatCompletionCreateParamsBase, ChatCompletionTool, ChatCompletionToolChoiceOption, Gateway, ResponseFormat } from '../index.js';
+import { convertPrompt } from './convert-prompt.js';
+import { callGateway, type CallContext } from './errors.js';
+import { mapFinishReason, mapUsage, reasoningOf } from './map-response.js';
+import { headersOf, requestOptions, splitProviderOptions } from './shared.js';
+import { toStreamParts } from './stream-parts.js';
+
+/** A chat model of the gateway, as the AI SDK's language model (specification v3). */
+export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
+  readonly specificationVersion = 'v3';
+  readonly provider = 'unified-gateway.chat';
+  readonly modelId: string;
+  /** Image URLs are passed to the gateway as they are, not downloaded by the AI SDK first. */
+  readonly supportedUrls: Record<string, RegExp[]> = { 'image/*': [/^https?:\/\/.+$/i] };
+  // Not a #private field: ai 7 wraps a v3 model in a Proxy and calls its methods on the
+  // proxy, where #private fields cannot be read.
+  private readonly client: () => Gateway;
+
+  constructor(modelId: string, client: () => Gateway) {
+    this.modelId = modelId;
+    this.client = client;
+  }
+
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    const { body, request, warnings } = this.prepare(options);
+    const client = this.client();
+    const context: CallContext = { url: `${client.baseURL}/chat/completions`, requestBodyValues: body };
+    const { data, response } = await callGateway(context, () => client.chat.completions.create({ ...body, stream: false }, request).withResponse());
+    const choice = data.choices[0];
+    const message = (choice?.message ?? { role: 'assistant', content: null }) as NonNullable<typeof choice>['message'] & Record<string, unknown>;
+    const content: LanguageModelV3Content[] = [];
+    const reasoning = reasoningOf(message);
+    if (reasoning) content.push({ type: 'reasoning', text: reasoning });
+    if (message.content) content.push({ type: 'text', text: message.content });
+    for (const call of message.tool_calls ?? []) {
+      content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments || '{}' });
+    }
+    return {
+      content,
+      finishReason: mapFinishReason(choice?.finish_reason),
+      usage: mapUsage(data.usage),
+      ...(message.refusal ? { providerMetadata: { unifiedGateway: { refusal: message.refusal } } } : {}),
+      request: { body },
+      response: { id: data.id, modelId: data.model, timestamp: new Date(data.created * 1000), headers: headersOf(response), body: data },
+      warnings,
+    };
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const prepared = this.prepare(options);
+    // Usage always: without it the AI SDK reports NaN tokens for every stream. A caller
+    // who set stream_options keeps theirs.
+    const body = { ...prepared.body, stream: true as const, stream_options: prepared.body.stream_options ?? { include_usage: true } };
+    const client = this.client();
+    const context: CallContext = { url: `${client.baseURL}/chat/completions`, requestBodyValues: body };
+    const { data: stream, response } = await callGateway(context, () => client.chat.completions.create(body, prepared.request).withResponse());
+    return {
+      stream: toStreamParts(stream, { warnings: prepared.warnings, includeRawChunks: options.includeRawChunks === true, context }),
+      request: { body },
+      response: { headers: headersOf(response) },
+    };
+  }
+
+  private prepare(options: LanguageModelV3CallOptions) {
+    const warnings: SharedV3Warning[] = [];
+    if (options.topK !== undefined) warnings.push({ type: 'unsupported', feature: 'topK' });
+    const extras = splitProviderOptions(options.providerOptions);
+    const tools: ChatCompletionTool[] = [];
+    for (const tool of options.tools ?? []) {
+      if (tool.type === 'function') {
+        tools.push({ type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.inputSchema as Record<string, unknown>, ...(tool.strict !== undefined ? { strict: tool.strict } : {}) } });
+      } else {
+        warnings.push({ type: 'unsupported', feature: `provider-defined tool ${tool.id}` });
+      }
+    }
+    const body: ChatCompletionCreateParamsBase & Record<string, unknown> = {
+      model: this.modelId,
+      messages: convertPrompt(options.prompt),
+      ...defined({
+        max_tokens: options.maxOutputTokens,
+        temperature: options.temperature,
+        top_p: options.topP,
+        stop: options.stopSequences?.length ? options.stopSequences : undefined,
+        seed: options.seed,
+        presence_penalty: options.presencePenalty,
+        frequency_penalty: options.frequencyPenalty,
+        response_format: responseFormat(options.responseFormat),
+        tools: tools.length ? tools : undefined,
+        tool_choice: tools.length ? toolChoice(options.toolChoice) : undefined,
+      }),
+      ...extras.body,
+    };
+    return { body, request: requestOptions(options, extras.request), warnings };
+  }
+}
+
+function responseFormat(format: LanguageModelV3CallOptions['responseFormat']): ResponseFormat | undefined {
+  if (format?.type !== 'json') return undefined;
+  if (!format.schema) return { type: 'json_object' };
+  return { type: 'json_schema', json_schema: { name: format.name ?? 'response', ...(format.description ? { description: format.description } : {}), schema: format.schema as Record<string, unknown> } };
+}
+
+function toolChoice(choice: LanguageModelV3CallOptions['toolChoice']): ChatCompletionToolChoiceOption | undefined {
+  if (!choice) return undefined;
+  return choice.type === 'tool' ? { type: 'function', function: { name: choice.toolName } } : choice.type;
+}
+
+function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,74 @@
+import type { EmbeddingModelV3, Experimental_VideoModelV3, ImageModelV3, LanguageModelV3, ProviderV3, TranscriptionModelV3 } from '@ai-sdk/provider';
+import type { Gateway as GatewayClient, GatewayOptions } from 'unified-gateway';
+import { Gateway } from '../index.js';
+import { UnifiedGatewayEmbeddingModel } from './embedding-model.js';
+import { UnifiedGatewayImageModel } from './image-model.js';
+import { UnifiedGatewayLanguageModel } from './language-model.js';
+import { UnifiedGatewayTranscriptionModel } from './transcription-model.js';
+import { UnifiedGatewayVideoModel } from './video-model.js';
+
+/** What {@link createUnifiedGateway} takes: any {@link GatewayOptions}, or a configured client to reuse. */
+export type UnifiedGatewaySettings = GatewayOptions | { client: GatewayClient };
+
+/**
+ * The gateway as a Vercel AI SDK provider (specification v3). Call it with a chat model id,
+ * or ask for a model of another kind.
+ */
+export interface UnifiedGatewayProvider extends ProviderV3 {
+  /** A chat model, e.g. `gw('gpt-4o-mini')`. */
+  (modelId: string): LanguageModelV3;
+  /** A chat model, for `generateText`, `streamText`, `generateObject`, tools and `Output.object`. */
+  languageModel(modelId: string): LanguageModelV3;
+  /** An embedding model, for `embed` and `embedMany`. */
+  embeddingModel(modelId: string): EmbeddingModelV3;
+  /** An image model, for `generateImage`. */
+  imageModel(modelId: string): ImageModelV3;
+  /** A speech-to-text model, for `transcribe`. */
+  transcriptionModel(modelId: string): TranscriptionModelV3;
+  /** A video model, for `experimental_generateVideo`. */
+  videoModel(modelId: string): Experimental_VideoModelV3;
+  /** The client every call goes through (created on first use for {@link unifiedGateway}). */
+  readonly client: GatewayClient;
+}
+
+/**
+ * Creates a Vercel AI SDK provider whose every call goes through a {@link GatewayClient}:
+ * failover to the backup base URL, retries and Retry-After, model fallback, validation
+ * before sending and key redaction apply as they do for the client. Errors reach the AI SDK
+ * as its `APICallError` (`cause` is the client's typed error), never retryable there: the
+ * client has made its attempts already.
+ * @example
+ * import { generateText } from 'ai';
+ * import { createUnifiedGateway } from 'unified-gateway/ai-sdk';
+ * const gw = createUnifiedGateway({ apiKey: process.env.GATEWAY_API_KEY, baseURL: 'https://gateway.example/v1' });
+ * const { text } = await generateText({ model: gw('gpt-4o-mini'), prompt: 'Hello!' });
+ */
+export function createUnifiedGateway(settings: UnifiedGatewaySettings = {}): UnifiedGatewayProvider {
+  const client = 'client' in settings ? settings.client : new Gateway(settings);
+  return providerOf(() => client);
+}
+
+/**
+ * The default provider: a client configured from `GATEWAY_API_KEY`, `GATEWAY_BASE_URL` and
+ * the other `GATEWAY_*` variables, created on first use.
+ * @example const { text } = await generateText({ model: unifiedGateway('gpt-4o-mini'), prompt: 'Hello!' });
+ */
+export const unifiedGateway: UnifiedGatewayProvider = /* @__PURE__ */ lazyProvider();
+
+function lazyProvider(): UnifiedGatewayProvider {
+  let client: GatewayClient | undefined;
+  return providerOf(() => (client ??= new Gateway()));
+}
+
+function providerOf(client: () => GatewayClient): UnifiedGatewayProvider {
+  const languageModel = (modelId: string) => new UnifiedGatewayLanguageModel(modelId, client);
+  const provider = Object.assign((modelId: string) => languageModel(modelId), {
+    specificationVersion: 'v3' as const,
+    languageModel,
+    embeddingModel: (modelId: string) => new UnifiedGatewayEmbeddingModel(modelId, client),
+    imageModel: (modelId: string) => new UnifiedGatewayImageModel(modelId, client),
+    transcriptionModel: (modelId: string) => new UnifiedGatewayTranscriptionModel(modelId, client),
+    videoModel: (modelId: string) => new UnifiedGatewayVideoModel(modelId, client),
+  });
+  return Object.defineProperty(provider, 'client', { get: client, enumerable: true }) as unknown as UnifiedGatewayProvider;
+}

@@ -1,0 +1,56 @@
+import type { RequestOptions } from '../index.js';
+
+/** The key of `providerOptions` this provider reads. */
+export const PROVIDER_OPTIONS_KEY = 'unifiedGateway';
+
+/** Request options a caller may set per call under `providerOptions.unifiedGateway`; the rest goes into the body. */
+const requestOptionKeys = ['fallbackModels', 'timeout', 'idleTimeout', 'totalTimeout', 'maxRetries'] as const;
+
+/** The caller's `providerOptions.unifiedGateway`, split into body fields and request options. */
+export function splitProviderOptions(providerOptions: Record<string, unknown> | undefined): { body: Record<string, unknown>; request: RequestOptions } {
+  const given = providerOptions?.[PROVIDER_OPTIONS_KEY];
+  const body: Record<string, unknown> = {};
+  const request: Record<string, unknown> = {};
+  if (given && typeof given === 'object') {
+    for (const [key, value] of Object.entries(given)) {
+      if (value === undefined) continue;
+      if ((requestOptionKeys as readonly string[]).includes(key)) request[key] = value;
+      else body[key] = value;
+    }
+  }
+  return { body, request: request as RequestOptions };
+}
+
+/** The AI SDK's per-call options as the client's request options. */
+export function requestOptions(options: { abortSignal?: AbortSignal | undefined; headers?: Record<string, string | undefined> | undefined }, extra: RequestOptions): RequestOptions {
+  const headers = definedHeaders(options.headers);
+  return { ...extra, ...(options.abortSignal ? { signal: options.abortSignal } : {}), ...(headers ? { headers } : {}) };
+}
+
+function definedHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string> | undefined {
+  if (!headers) return undefined;
+  const defined = Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return defined.length ? Object.fromEntries(defined) : undefined;
+}
+
+/** Response headers as the specification carries them. */
+export function headersOf(response: Response): Record<string, string> {
+  return Object.fromEntries(response.headers);
+}
+
+/** Bytes or base64 text as base64. */
+export function toBase64(data: Uint8Array | string): string {
+  if (typeof data === 'string') return data;
+  let binary = '';
+  for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** Base64 text or bytes as bytes. */
+export function toBytes(data: Uint8Array | string): Uint8Array {
+  if (typeof data !== 'string') return data;
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

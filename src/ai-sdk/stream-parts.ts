@@ -1,0 +1,117 @@
+import type { LanguageModelV3StreamPart, SharedV3Warning } from '@ai-sdk/provider';
+import type { ChatCompletionChunk, CompletionUsage, Stream } from '../index.js';
+import { toAISDKError, type CallContext } from './errors.js';
+import { mapFinishReason, mapUsage, reasoningOf } from './map-response.js';
+
+interface ToolCallState {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * The client's chunk stream as the specification's stream parts. Pulled one chunk at a
+ * time, so a slow reader slows the connection; cancelling it (the AI SDK does when its
+ * caller stops reading or aborts) aborts the request and closes the connection.
+ */
+export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { warnings: SharedV3Warning[]; includeRawChunks: boolean; context: CallContext }): ReadableStream<LanguageModelV3StreamPart> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const toolCalls = new Map<number, ToolCallState>();
+  let started = false;
+  let finished = false;
+  let textOpen = false;
+  let reasoningOpen = false;
+  let usage: CompletionUsage | null | undefined;
+  let finishReason: string | null | undefined;
+  let failed = false;
+
+  const closeBlocks = (out: LanguageModelV3StreamPart[]) => {
+    if (reasoningOpen) out.push({ type: 'reasoning-end', id: 'reasoning-0' });
+    if (textOpen) out.push({ type: 'text-end', id: 'text-0' });
+    reasoningOpen = textOpen = false;
+  };
+
+  const onChunk = (chunk: ChatCompletionChunk): LanguageModelV3StreamPart[] => {
+    const out: LanguageModelV3StreamPart[] = [];
+    if (options.includeRawChunks) out.push({ type: 'raw', rawValue: chunk });
+    if (!started) {
+      started = true;
+      out.push({ type: 'response-metadata', id: chunk.id, modelId: chunk.model, ...(chunk.created ? { timestamp: new Date(chunk.created * 1000) } : {}) });
+    }
+    if (chunk.usage) usage = chunk.usage;
+    const choice = chunk.choices[0];
+    if (!choice) return out;
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+    const delta = choice.delta as ChatCompletionChunk['choices'][number]['delta'] & Record<string, unknown>;
+    const reasoning = reasoningOf(delta);
+    if (reasoning) {
+      if (!reasoningOpen) out.push({ type: 'reasoning-start', id: 'reasoning-0' });
+      reasoningOpen = true;
+      out.push({ type: 'reasoning-delta', id: 'reasoning-0', delta: reasoning });
+    }
+    if (delta.content) {
+      if (reasoningOpen) out.push({ type: 'reasoning-end', id: 'reasoning-0' });
+      reasoningOpen = false;
+      if (!textOpen) out.push({ type: 'text-start', id: 'text-0' });
+      textOpen = true;
+      out.push({ type: 'text-delta', id: 'text-0', delta: delta.content });
+    }
+    for (const call of delta.tool_calls ?? []) {
+      let state = toolCalls.get(call.index);
+      if (!state) {
+        closeBlocks(out);
+        state = { id: call.id ?? `call_${call.index}`, name: call.function?.name ?? '', arguments: '' };
+        toolCalls.set(call.index, state);
+        out.push({ type: 'tool-input-start', id: state.id, toolName: state.name });
+      }
+      const piece = call.function?.arguments;
+      if (piece) {
+        state.arguments += piece;
+        out.push({ type: 'tool-input-delta', id: state.id, delta: piece });
+      }
+    }
+    return out;
+  };
+
+  const onEnd = (): LanguageModelV3StreamPart[] => {
+    const out: LanguageModelV3StreamPart[] = [];
+    closeBlocks(out);
+    for (const call of toolCalls.values()) {
+      out.push({ type: 'tool-input-end', id: call.id });
+      out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}' });
+    }
+    out.push({ type: 'finish', usage: mapUsage(usage), finishReason: failed ? { unified: 'error', raw: finishReason ?? undefined } : mapFinishReason(finishReason) });
+    return out;
+  };
+
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    start(controller) {
+      controller.enqueue({ type: 'stream-start', warnings: options.warnings });
+    },
+    async pull(controller) {
+      if (finished) return;
+      try {
+        // A chunk may give no part (usage only, an empty delta): read on, since a pull that
+        // enqueues nothing is not called again.
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+          const parts = onChunk(next.value);
+          for (const part of parts) controller.enqueue(part);
+          if (parts.length) return;
+        }
+      } catch (error) {
+        // An error frame inside a 200, a cut connection, an idle stream: an error part
+        // carrying the client's typed error (as its cause), never a silent end.
+        failed = true;
+        controller.enqueue({ type: 'error', error: toAISDKError(error, options.context) });
+      }
+      finished = true;
+      for (const part of onEnd()) controller.enqueue(part);
+      controller.close();
+    },
+    async cancel() {
+      finished = true;
+      stream.controller.abort();
+      await iterator.return?.();
+    },
+  });
+}

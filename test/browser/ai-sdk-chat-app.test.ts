@@ -1,0 +1,62 @@
+import type { Server } from 'node:http';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChatServer } from '../../examples/ai-sdk-chat-app/server.js';
+import { createUnifiedGateway } from 'unified-gateway/ai-sdk';
+import { createMockGateway, type MockGateway, type Served } from 'unified-gateway/testing';
+
+// The example chat app (examples/ai-sdk-chat-app/) in real headless Chromium: its Node route
+// answers with the AI SDK's UI message stream over the built unified-gateway/ai-sdk, against
+// the mock gateway on 127.0.0.1; the page chats through it with the AI SDK's own client.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let browser: Browser;
+let app: Server;
+let appURL: string;
+let mock: MockGateway;
+let served: Served;
+
+beforeAll(async () => {
+  mock = createMockGateway({ apiKey: 'test-key', frameDelayMs: 5 });
+  served = await mock.listen();
+  app = await createChatServer(createUnifiedGateway({ apiKey: 'test-key', baseURL: served.url }));
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  const address = app.address();
+  appURL = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    timeout: 30_000,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+  app?.closeAllConnections();
+  await new Promise((resolve) => app?.close(resolve));
+});
+
+describe('the AI SDK example chat app in real Chromium', () => {
+  it('chats through the UI message stream, two turns with the history sent back', { timeout: 60_000 }, async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(appURL);
+    for (const [i, text] of ['hello from Chromium', 'and again'].entries()) {
+      await page.fill('#input', text);
+      await page.click('button');
+      await page.waitForSelector(`#log p.assistant:nth-of-type(${2 * (i + 1)})[data-state="done"]`, { timeout: 20_000 });
+    }
+    const replies = await page.$$eval('#log p.assistant', (ps) => ps.map((p) => p.textContent));
+    expect(replies).toEqual(['You said: hello from Chromium', 'You said: and again']);
+    const chats = mock.requests.filter((r) => r.path === 'chat/completions');
+    expect(chats).toHaveLength(2);
+    expect(chats[1]?.body).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'system' }, { role: 'user', content: 'hello from Chromium' }, { role: 'assistant', content: 'You said: hello from Chromium' }, { role: 'user', content: 'and again' }],
+    });
+    expect(errors).toEqual([]);
+  });
+});
