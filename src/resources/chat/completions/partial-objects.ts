@@ -1,7 +1,6 @@
-import { parse } from 'jsonriver';
 import { APIUserAbortError, ParseError } from '../../../core/errors.js';
 
-// Loaded by the first partialObjects() call, with jsonriver (docs/architecture.md#loading-on-first-use).
+// Loaded by the first partialObjects() call (docs/architecture.md#loading-on-first-use).
 
 /** What `partialObjects()` reads from its stream. */
 export interface PartialSource {
@@ -87,6 +86,9 @@ function stop(source: PartialSource, error: unknown): unknown {
  * costs the size of the arrays and objects still open (each copied shallowly).
  */
 export async function* partialValues(deltas: AsyncIterable<string>): AsyncGenerator<unknown, void, undefined> {
+  // A dynamic import even here: the CJS build inlines this module, and would turn a static
+  // import of jsonriver (ESM only) into a require() that Node 20 before 20.19 refuses.
+  const { parse } = await import('jsonriver');
   const copies = new Copies();
   let last: unknown = copies;
   for await (const value of parse(deltas, { completeCallback: copies.completed })) {
