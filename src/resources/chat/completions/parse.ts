@@ -1,6 +1,5 @@
 import { ChatCompletionStream } from './stream.js';
 import { GatewayError, ParseError } from '../../../core/errors.js';
-import { lazy } from '../../../internal/lazy.js';
 import type { PartialSource } from './partial-objects.js';
 import type { ChatCompletionParseParams, ParsedChatCompletion, ParsedChatCompletionStream } from './structured.types.js';
 import { slotOf } from './attached-schema.js';
@@ -9,7 +8,6 @@ import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageToolCall
 
 // Loaded on first use (docs/architecture.md#loading-on-first-use); partial-objects.ts and
 // jsonriver with the first partialObjects().
-const loadPartials = lazy(() => import('./partial-objects.js'));
 
 /** A tool call's arguments, checked: the value, or why they failed (for runTools to tell the model). */
 export type CheckedArguments = { ok: true; value: unknown } | { ok: false; error: ParseError };
@@ -127,7 +125,9 @@ export function parsingStream(body: ChatCompletionParseParams): new (iterator: A
 }
 
 async function* partials(source: PartialSource): AsyncGenerator<unknown, void, undefined> {
-  yield* (await loadPartials()).streamPartials(source);
+  // A plain import(), not internal/lazy: importing lazy here would split it into a chunk of
+  // its own that every chat app then loads.
+  yield* (await import('./partial-objects.js')).streamPartials(source);
 }
 
 /** The content delta of the first choice, if the chunk carries one. */
