@@ -19,6 +19,7 @@ const order = [
   'chat-tools',
   'tools-run',
   'structured-outputs',
+  'structured-stream',
   'chat-vision',
   'models',
   'typed-model-ids',

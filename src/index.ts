@@ -41,8 +41,10 @@ export type { InferOutput, StandardJSONSchemaConverter, StandardSchemaV1 } from 
 export type {
   ChatCompletionParseParams,
   ChatCompletionRunToolsParams,
+  DeepPartial,
   ParsedChatCompletion,
   ParsedChatCompletionMessage,
+  ParsedChatCompletionStream,
   ParsedChoice,
   ParsedFunctionToolCall,
   RunToolsOptions,

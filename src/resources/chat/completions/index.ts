@@ -6,6 +6,7 @@ import type {
   ChatCompletionParseParams,
   ChatCompletionRunToolsParams,
   ParsedChatCompletion,
+  ParsedChatCompletionStream,
   ParsedOf,
   RunToolsOptions,
   ToolOf,
@@ -46,7 +47,8 @@ export class ChatCompletions extends APIResource {
    * `message.refusal`), and each tool call of a {@link defineTool} tool gets
    * `function.parsed_arguments`. A reply that is not valid JSON, or fails its schema, rejects
    * with `ParseError` (the raw text on `content`). With `stream: true`, resolves to a stream
-   * whose `finalChatCompletion()` is parsed.
+   * whose `finalChatCompletion()` is parsed and whose `partialObjects()` gives the reply as
+   * typed partial objects while it is written.
    * @example
    * const Weather = z.object({ city: z.string(), celsius: z.number() });
    * const completion = await client.chat.completions.parse({
@@ -57,8 +59,8 @@ export class ChatCompletions extends APIResource {
    * console.log(completion.choices[0]?.message.parsed?.celsius);
    */
   parse<P extends ChatCompletionParseParams & { stream?: false | null | undefined }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>;
-  parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ChatCompletionStream<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>>;
-  parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ChatCompletionStream<ParsedChatCompletion>> {
+  parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>>>;
+  parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ParsedChatCompletionStream> {
     return this._post(
       {
         path: 'chat/completions',

@@ -1,4 +1,5 @@
 import type { RequestOptions } from '../../../core/types.js';
+import type { ChatCompletionStream } from './stream.js';
 import type { DefinedTool, ResponseFormatJSONSchema } from './structured.js';
 import type {
   ChatCompletion,
@@ -39,6 +40,43 @@ export interface ParsedChoice<T = unknown, Tool = ChatCompletionTool> extends Ch
 /** The result of `chat.completions.parse()`. */
 export interface ParsedChatCompletion<T = unknown, Tool = ChatCompletionTool> extends ChatCompletion {
   choices: Array<ParsedChoice<T, Tool>>;
+}
+
+/**
+ * A value as it streams in: every property optional, at every depth, and every array's
+ * elements partial (only the last one can be). What `partialObjects()` yields.
+ * @example
+ * type Plan = { title: string; steps: Array<{ text: string; done: boolean }> };
+ * const partial: DeepPartial<Plan> = { title: 'Mov', steps: [{ text: 'Pa' }] };
+ */
+export type DeepPartial<T> = T extends ReadonlyArray<infer U> ? Array<DeepPartial<U>> : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+/**
+ * The stream of `chat.completions.parse({ stream: true })`: a {@link ChatCompletionStream}
+ * whose `finalChatCompletion()` is parsed, and which can give the reply as typed partial objects.
+ */
+export interface ParsedChatCompletionStream<T = unknown, Tool = ChatCompletionTool> extends ChatCompletionStream<ParsedChatCompletion<T, Tool>> {
+  /**
+   * The reply as it is written: a {@link DeepPartial} of the schema's output each time it
+   * grew, parsed as the content streams (in time linear in its length). Each partial is a new
+   * top-level object: what changed is new, what did not is the previous partial's own, so a
+   * UI can compare by identity. A string may be cut short; a number, true, false or null
+   * appears only once complete; a value never changes type. Partials are not validated:
+   * the iteration ends once the reply is validated, and throws what
+   * `finalChatCompletion()` rejects with (`ParseError` when the reply breaks its schema or is
+   * cut). Content that cannot be JSON stops the request at once (`ParseError`); a stream that
+   * fails throws its error; leaving the loop early cancels the request.
+   *
+   * It reads the stream itself, so call it before anything else reads it (`for await` on the
+   * stream, or `finalChatCompletion()`): a second reader throws `GatewayError`. Once it is
+   * called, `finalChatCompletion()` works at any time, during or after the loop. Follows the
+   * first choice (`index: 0`).
+   * @example
+   * const stream = await client.chat.completions.parse({ model, messages, response_format: responseFormat(Plan, 'plan'), stream: true });
+   * for await (const partial of stream.partialObjects()) render(partial);
+   * const plan = (await stream.finalChatCompletion()).choices[0]?.message.parsed;
+   */
+  partialObjects(): AsyncIterableIterator<DeepPartial<T>>;
 }
 
 /** Parameters of `chat.completions.parse()`: a chat request whose response format and tools may come from `responseFormat()` and `defineTool()`. */

@@ -1,0 +1,141 @@
+// Partial objects of a streamed structured reply: a 108 KB JSON object streamed in 8-character
+// deltas, read as partial objects through each library's own streaming API, end to end (SSE
+// or model stream in memory, partials, the final validated object).
+//   node scripts/bench/partial-objects.mjs            all three, each in a fresh process, a table
+//   node scripts/bench/partial-objects.mjs <who>      one run of one: ours | ours-final-only | openai | ai; prints JSON
+// ours:   chat.completions.parse({ stream: true }).partialObjects() (jsonriver, copies that share what did not change)
+// openai: chat.completions.stream() with zodResponseFormat: its vendored partial parser on the
+//         whole content at every delta; `parsed` of each content.delta event
+// ai:     streamObject() (the AI SDK) with a mock model: parsePartialJson on the whole text at
+//         every delta; each partialObjectStream value
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
+
+const DELTA = 8;
+
+/** The object: a plan of 95 sections, about 108 KB of JSON, the same on every run. */
+export function bigPlan() {
+  const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon'.split(' ');
+  let seed = 1;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const text = (n) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]).join(' ');
+  const sections = [];
+  for (let i = 0; i < 95; i++) {
+    sections.push({
+      id: i,
+      title: text(4),
+      done: random() > 0.5,
+      estimate: Math.round(random() * 1000) / 10,
+      owner: random() > 0.8 ? null : text(2),
+      steps: Array.from({ length: 8 }, (_, j) => ({ n: j + 1, text: `${text(12)} — ünïcödé ✓ 🚀`, tags: [text(1), text(1)] })),
+    });
+  }
+  return { title: text(6), summary: text(40), sections };
+}
+
+const Plan = z.object({
+  title: z.string(),
+  summary: z.string(),
+  sections: z.array(
+    z.object({
+      id: z.number(),
+      title: z.string(),
+      done: z.boolean(),
+      estimate: z.number(),
+      owner: z.string().nullable(),
+      steps: z.array(z.object({ n: z.number(), text: z.string(), tags: z.array(z.string()) })),
+    }),
+  ),
+});
+
+function deltasOf(text) {
+  const out = [];
+  for (let i = 0; i < text.length; i += DELTA) out.push(text.slice(i, i + DELTA));
+  return out;
+}
+
+/** An SSE body of chat chunks carrying `deltas`, built before the clock starts. */
+function sseBody(deltas) {
+  const frame = (delta, finish) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  // As OpenAI sends it: the role in the first delta.
+  const text = deltas.map((d, i) => frame(i === 0 ? { role: 'assistant', content: d } : { content: d }, null)).join('') + frame({}, 'stop') + 'data: [DONE]\n\n';
+  return new TextEncoder().encode(text);
+}
+const sseFetch = (bytes) => async () => new Response(bytes, { headers: { 'content-type': 'text/event-stream' } });
+
+/** Ours; `partials: false` reads the same stream to finalChatCompletion() only, the baseline that isolates what partial objects cost. */
+async function runOurs(deltas, plan, { partials: wanted = true } = {}) {
+  const { Gateway, responseFormat } = await import('unified-gateway');
+  const client = new Gateway({ apiKey: 'k', baseURL: 'http://bench.local/v1', fetch: sseFetch(sseBody(deltas)) });
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const stream = await client.chat.completions.parse({ model: 'm', messages: [{ role: 'user', content: 'plan' }], response_format: responseFormat(Plan, 'plan'), stream: true });
+  let partials = 0;
+  if (wanted) for await (const _ of stream.partialObjects()) partials++;
+  const parsed = (await stream.finalChatCompletion()).choices[0].message.parsed;
+  return done(started, cpu, { partials, useful: partials, correct: JSON.stringify(parsed) === JSON.stringify(plan) });
+}
+
+async function runOpenAI(deltas, plan) {
+  const { default: OpenAI } = await import('openai');
+  const { zodResponseFormat } = await import('openai/helpers/zod');
+  const client = new OpenAI({ apiKey: 'k', baseURL: 'http://bench.local/v1', fetch: sseFetch(sseBody(deltas)) });
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const stream = client.chat.completions.stream({ model: 'm', messages: [{ role: 'user', content: 'plan' }], response_format: zodResponseFormat(Plan, 'plan') });
+  let partials = 0;
+  let useful = 0;
+  stream.on('content.delta', ({ parsed }) => {
+    partials++;
+    if (parsed !== null && parsed !== undefined) useful++;
+  });
+  const parsed = (await stream.finalChatCompletion()).choices[0].message.parsed;
+  return done(started, cpu, { partials, useful, correct: JSON.stringify(parsed) === JSON.stringify(plan) });
+}
+
+async function runAI(deltas, plan) {
+  const { streamObject } = await import('ai');
+  const { MockLanguageModelV3, convertArrayToReadableStream } = await import('ai/test');
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: deltas.length, text: deltas.length, reasoning: 0 } };
+  const parts = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, ...deltas.map((delta) => ({ type: 'text-delta', id: 't', delta })), { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage }];
+  const model = new MockLanguageModelV3({ doStream: async () => ({ stream: convertArrayToReadableStream(parts) }) });
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const result = streamObject({ model, schema: Plan, prompt: 'plan' });
+  let partials = 0;
+  for await (const _ of result.partialObjectStream) partials++;
+  const parsed = await result.object;
+  return done(started, cpu, { partials, useful: partials, correct: JSON.stringify(parsed) === JSON.stringify(plan) });
+}
+
+function done(started, cpu, extra) {
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, ...extra };
+}
+
+const RUNNERS = { ours: runOurs, 'ours-final-only': (d, p) => runOurs(d, p, { partials: false }), openai: runOpenAI, ai: runAI };
+
+/** One run of `who` in a fresh process, as JSON. */
+export function measure(who) {
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), who], { encoding: 'utf8', timeout: 600_000 });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+/** The scenario's shape, for the report. */
+export function scenario() {
+  const text = JSON.stringify(bigPlan());
+  return { bytes: Buffer.byteLength(text), chars: text.length, deltas: deltasOf(text).length };
+}
+
+const who = process.argv[2];
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (who) {
+    const plan = bigPlan();
+    const deltas = deltasOf(JSON.stringify(plan));
+    console.log(JSON.stringify({ who, deltas: deltas.length, ...(await RUNNERS[who](deltas, plan)) }));
+  } else {
+    console.log(scenario());
+    for (const name of Object.keys(RUNNERS)) console.log(measure(name));
+  }
+}
