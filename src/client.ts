@@ -146,6 +146,7 @@ export class Gateway implements APIClient {
     checkNumber('idleTimeout', options.idleTimeout, 'ms');
     checkNumber('failoverCooldown', options.failoverCooldown, 'ms0');
     checkHeaders('defaultHeaders', options.defaultHeaders);
+    if (options.defaultHeaders) redactor.addHeaders(options.defaultHeaders);
     if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ValidationError('fetch', 'must be a function with the signature of fetch');
     this.baseURL = checkBaseURL('baseURL', baseURL);
     this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;

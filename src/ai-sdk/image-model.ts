@@ -36,15 +36,15 @@ export class UnifiedGatewayImageModel implements ImageModelV3 {
     const image = options.files?.[0];
     const { data, response } = image
       ? await callGateway({ url: `${client.baseURL}/images/edits`, requestBodyValues: body }, async () =>
-          client.images.edit({ ...body, image: await fileOf(image), ...(options.mask ? { mask: await fileOf(options.mask) } : {}) }, request).withResponse(),
+          client.images.edit({ ...body, image: await fileOf(image, options.abortSignal), ...(options.mask ? { mask: await fileOf(options.mask, options.abortSignal) } : {}) }, request).withResponse(),
         )
       : await callGateway({ url: `${client.baseURL}/images/generations`, requestBodyValues: body }, () => client.images.generate(body, request).withResponse());
     return { images: await base64Images(data, options.abortSignal), warnings, response: { timestamp: new Date(data.created * 1000), modelId: this.modelId, headers: headersOf(response) } };
   }
 }
 
-async function fileOf(file: ImageModelV3File): Promise<Blob> {
-  if (file.type === 'url') return (await fetch(file.url)).blob();
+async function fileOf(file: ImageModelV3File, signal?: AbortSignal): Promise<Blob> {
+  if (file.type === 'url') return (await fetchOk(file.url, signal)).blob();
   return new Blob([toBytes(file.data) as Uint8Array<ArrayBuffer>], { type: file.mediaType });
 }
 
@@ -54,7 +54,17 @@ async function base64Images(data: ImagesResponse, signal: AbortSignal | undefine
     data.data.map(async (item) => {
       if (item.b64_json) return item.b64_json;
       if (!item.url) return '';
-      return toBase64(new Uint8Array(await (await fetch(item.url, signal ? { signal } : {})).arrayBuffer()));
+      return toBase64(new Uint8Array(await (await fetchOk(item.url, signal)).arrayBuffer()));
     }),
   );
+}
+
+/** A public link's bytes (sent no key); an error page is refused rather than encoded as the image. */
+async function fetchOk(url: string, signal: AbortSignal | undefined): Promise<Response> {
+  const response = await fetch(url, signal ? { signal } : {});
+  if (!response.ok) {
+    void response.body?.cancel().catch(() => undefined);
+    throw new Error(`Fetching ${url.replace(/[?#].*$/s, '')} answered ${response.status} ${response.statusText}`.trim());
+  }
+  return response;
 }

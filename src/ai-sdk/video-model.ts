@@ -45,11 +45,12 @@ export class UnifiedGatewayVideoModel implements VideoModelV3 {
     // Downloaded through the client, which decides who gets the key (the gateway's own
     // proxy does, a CDN does not); the AI SDK's own download refuses private hosts.
     // `download: false` hands the AI SDK the URL instead.
-    const url = task.video_url ?? task.url ?? task.result_url ?? '';
+    // normalizeVideoTask already filled video_url from whichever field the gateway used.
+    const url = task.video_url ?? '';
     const video: VideoModelV3VideoData =
       download === false
         ? { type: 'url', url, mediaType: 'video/mp4' }
-        : await callGateway({ url, requestBodyValues: body }, async () => {
+        : await callGateway({ url: url.replace(/[?#].*$/s, ''), requestBodyValues: body }, async () => {
             const response = await client.videos.download(task, signal ? { signal } : {});
             return { type: 'binary', data: new Uint8Array(await response.arrayBuffer()), mediaType: response.headers.get('content-type')?.split(';')[0] || 'video/mp4' };
           });

@@ -2,7 +2,7 @@ import { lazy } from '../internal/lazy.js';
 import { requestIDFrom } from '../internal/request-id.js';
 import { anySignal } from '../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
-import { apiError, transportError, type Exchange } from './exchange.js';
+import { apiError, shownURL, transportError, type Exchange } from './exchange.js';
 import type { AttemptInfo } from './hooks.js';
 import { readResponse } from './response.js';
 import type { Answer } from './types.js';
@@ -24,14 +24,14 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
   const timer = new AbortController();
   const timeoutMs = call.options.timeout ?? config.timeout;
   const timeout = setTimeout(() => timer.abort(), timeoutMs);
-  const ex: Exchange = { call, request, info, url: info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined, traced };
+  const ex: Exchange = { call, request, info, url: request.req.url ?? info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined, traced };
   try {
     const authorized = authorize(ex);
     const headers = authorized instanceof Promise ? await authorized : authorized;
     config.events.onRequest?.(info);
     const started = Date.now();
     const response = await fetchFollowingRedirects(ex, headers);
-    config.events.onResponse?.({ ...info, url: ex.url, status: response.status, durationMs: Date.now() - started, requestID: requestIDFrom(response.headers) });
+    config.events.onResponse?.({ ...info, url: shownURL(ex.url), status: response.status, durationMs: Date.now() - started, requestID: requestIDFrom(response.headers) });
     return await readResponse(ex, response);
   } finally {
     clearTimeout(timeout);

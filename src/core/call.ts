@@ -2,6 +2,7 @@ import { lazy } from '../internal/lazy.js';
 import { uuid } from '../internal/uuid.js';
 import type { CallOutcome } from './api-promise.js';
 import { attempt, joinURL } from './attempt.js';
+import { shownURL } from './exchange.js';
 import { CallState, type PreparedRequest } from './call-state.js';
 import { checkRequestOptions } from './check.js';
 import { GatewayError, ValidationError } from './errors.js';
@@ -44,6 +45,7 @@ export async function runCall<T>(config: CoreConfig, spec: CallSpec<T>, options:
   let call: CallState | undefined;
   try {
     checkRequestOptions(options);
+    if (options.headers) config.redactor.addHeaders(options.headers);
     call = new CallState(config, options, raw, fallbackModels(config, spec, options.fallbackModels));
     let sent = await sendRequest(call, await prepare(call, spec, undefined));
     for (let from = String(spec.model); 'fallbackTo' in sent; ) {
@@ -52,9 +54,14 @@ export async function runCall<T>(config: CoreConfig, spec: CallSpec<T>, options:
       sent = await sendRequest(call, await prepare(call, spec, to));
       from = to;
     }
+    if (raw) {
+      call.observer?.end({ data: sent.data });
+      return { response: sent.response };
+    }
+    const data = spec.map ? await spec.map(sent.data, sent.response) : (sent.data as T);
+    // After map: a reply that fails there (a ParseError) is the call's failure, for telemetry too.
     call.observer?.end({ data: sent.data });
-    if (raw) return { response: sent.response };
-    return { response: sent.response, data: spec.map ? await spec.map(sent.data, sent.response) : (sent.data as T) };
+    return { response: sent.response, data };
   } catch (error) {
     // Every error of a call passes here: secrets out of anything on the way (a parser's
     // ParseError quoting the reply, a custom fetch's message).
@@ -70,7 +77,8 @@ export async function runCall<T>(config: CoreConfig, spec: CallSpec<T>, options:
 function fallbackModels(config: CoreConfig, spec: CallSpec<unknown>, requested: readonly string[] | undefined): string[] {
   if (requested !== undefined) checkModels('fallbackModels', requested);
   if (typeof spec.model !== 'string') return [];
-  const list = requested ?? (spec.clientFallbacks === false ? undefined : config.fallbackModels[spec.model]);
+  const own = spec.clientFallbacks !== false && Object.hasOwn(config.fallbackModels, spec.model);
+  const list = requested ?? (own ? config.fallbackModels[spec.model] : undefined);
   return list ? [...list] : [];
 }
 
@@ -103,7 +111,8 @@ async function sendRequest(call: CallState, request: PreparedRequest): Promise<A
   const progress: Progress = { baseURL: request.pinned ?? pool.pick(), retries: 0, redirects: 0 };
   for (let n = 1; ; n++) {
     const { baseURL } = progress;
-    const info: AttemptInfo = { method: request.req.method, url: request.req.url ?? joinURL(baseURL, request.req.path), baseURL, attempt: n, idempotencyKey: request.headers['idempotency-key'] };
+    // An absolute URL (a download) is named without its query, which often holds a signed token.
+    const info: AttemptInfo = { method: request.req.method, url: request.req.url === undefined ? joinURL(baseURL, request.req.path) : shownURL(request.req.url), baseURL, attempt: n, idempotencyKey: request.headers['idempotency-key'] };
     const watch = call.observer?.attempt(info);
     try {
       const answer = await attempt(call, request, info, watch?.headers);

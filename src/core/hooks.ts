@@ -1,3 +1,4 @@
+import type { GiveUpReason } from './decide.js';
 import type { GatewayError } from './errors.js';
 
 /** What every hook event says about the attempt. Never carries the API key or request headers. */
@@ -72,7 +73,7 @@ export interface GiveUpInfo extends AttemptInfo {
    * `retries`: every retry was used; `retry-after`: the server asked for a wait beyond
    * `maxRetryAfterMs`; `budget`: the next pause would outlast the call's `totalTimeout`.
    */
-  reason: 'retries' | 'retry-after' | 'budget';
+  reason: Exclude<GiveUpReason, 'final'>;
 }
 
 /** Every event of a call: the public hooks, and what only the logger listens to. */

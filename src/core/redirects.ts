@@ -32,9 +32,11 @@ export async function followRedirect(
   }
   void response.body?.cancel().catch(() => undefined);
   const target = new URL(response.headers.get('location') ?? '', at.url).href;
+  // Named in messages without its query: a hand-off to a CDN often carries a signed token there.
+  const shown = target.replace(/[?#].*$/s, '');
   if (at.download) {
     // A download may hand off to a CDN: follow it, the key only to the client's base origins.
-    if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
+    if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${shown})` });
     // Nothing that could be a credential goes to another origin: only Accept is kept.
     if (!isOwnOrigin(config.pool, new URL(target).origin)) {
       for (const name of Object.keys(at.headers)) if (name !== 'accept') delete at.headers[name];
@@ -42,13 +44,13 @@ export async function followRedirect(
     return { url: target, method: 'GET', sent: null };
   }
   const otherBase = config.pool.baseOf(target);
-  if (otherBase !== undefined && otherBase !== at.baseURL) throw new BaseRedirect(otherBase, await apiError(response, undefined, { message: `Redirected to the other base URL (${target})` }));
+  if (otherBase !== undefined && otherBase !== at.baseURL) throw new BaseRedirect(otherBase, await apiError(response, undefined, { message: `Redirected to the other base URL (${shown})` }));
   if (new URL(target).origin !== new URL(at.url).origin) {
     throw await apiError(response, undefined, {
-      message: `Redirected to ${target}; not followed: the API key is only sent to the configured base URLs. Set baseURL to the address that serves the API`,
+      message: `Redirected to ${shown}; not followed: the API key is only sent to the configured base URLs. Set baseURL to the address that serves the API`,
     });
   }
-  if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${target})` });
+  if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${shown})` });
   if (response.status !== 303) return { url: target, method: at.method, sent: at.sent };
   delete at.headers['content-type'];
   return { url: target, method: 'GET', sent: null };

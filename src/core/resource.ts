@@ -144,8 +144,14 @@ export class APIResource {
           return described instanceof Promise ? described.then(streamed) : streamed(described);
         },
         map: async (open) => {
-          const [{ openStream }, Class] = await Promise.all([loadStreaming(), spec.load()]);
-          return openStream(open as OpenStream, controller, Class, { ...spec.sse, idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout, redactor: config.redactor });
+          const opened = open as OpenStream;
+          const [{ openStream }, Class] = await Promise.all([loadStreaming(), spec.load()]).catch((error: unknown) => {
+            // The reader could not load (a chunk that failed to download): release the body.
+            void opened.reader.cancel().catch(() => undefined);
+            controller.abort();
+            throw error;
+          });
+          return openStream(opened, controller, Class, { ...spec.sse, idleTimeoutMs: options?.idleTimeout ?? config.idleTimeout, redactor: config.redactor });
         },
       },
       options,

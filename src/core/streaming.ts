@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { createAPIError, excerpt, toConnectionError } from './error-factory.js';
+import { createAPIError, excerpt, redactError, toConnectionError } from './error-factory.js';
 import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
 import type { Redactor } from '../internal/redact.js';
 import type { OpenStream } from './types.js';
@@ -222,7 +222,12 @@ class SSEIterator<T> implements AsyncIterator<T> {
         return DONE;
       }
       const frame = parseFrame<T>(event, this.#open, this.#options.redactor);
-      this.#options.onFrame?.(frame);
+      try {
+        this.#options.onFrame?.(frame);
+      } catch (error) {
+        // An accumulator that refuses a frame may quote it: the client's secrets come out first.
+        throw error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;
+      }
       // A terminal frame is delivered, and the iterator ends right after it.
       if (this.#options.isTerminal?.(frame)) this.#finish(true);
       return { done: false, value: frame };
@@ -282,11 +287,12 @@ class SSEIterator<T> implements AsyncIterator<T> {
   #finish(normally: boolean, error?: unknown): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#open.observer?.streamEnd(error === undefined ? { left: !normally } : { error });
     clearTimeout(this.#timer);
     this.#open.signal.removeEventListener('abort', this.#onAbort);
     if (!this.#eof) void this.#open.reader.cancel().catch(() => undefined);
     if (!normally && !this.#controller.signal.aborted) this.#controller.abort();
+    // Last: the stream is released whatever an observer does.
+    this.#open.observer?.streamEnd(error === undefined ? { left: !normally } : { error });
   }
 }
 

@@ -1,6 +1,9 @@
 /** The placeholder that replaces a secret wherever it would otherwise be shown. */
 export const REDACTED = '[REDACTED]';
 
+/** Header names whose values are credentials. */
+const CREDENTIAL_HEADERS = /^(?:authorization|proxy-authorization|cookie|x-api-key|api-key|x-auth-token)$/i;
+
 /** How many distinct secrets one client remembers: a rotating key adds one per rotation. */
 const MAX_SECRETS = 16;
 
@@ -18,6 +21,20 @@ export class Redactor {
     if (secret.length < 4 || this.#secrets.includes(secret)) return;
     this.#secrets.push(secret);
     if (this.#secrets.length > MAX_SECRETS) this.#secrets.shift();
+  }
+
+  /**
+   * Remembers the credentials among headers the caller set (`authorization`, `cookie`,
+   * `x-api-key`, …): they are kept out of errors and logs like the key.
+   */
+  addHeaders(headers: Record<string, string>): void {
+    for (const name in headers) {
+      const value = headers[name];
+      if (typeof value !== 'string' || !CREDENTIAL_HEADERS.test(name)) continue;
+      this.add(value);
+      const token = /^\s*(?:bearer|basic|token)\s+(\S+)/i.exec(value)?.[1];
+      if (token) this.add(token);
+    }
   }
 
   /** The text with every secret replaced by {@link REDACTED}. */

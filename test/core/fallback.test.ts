@@ -1,7 +1,7 @@
 import { http, HttpResponse, delay } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, Gateway, type ModelFallbackInfo, type Logger } from '../../src/index.js';
-import { BACKUP, BASE, fastRetries, KEY } from '../helpers/fixtures.js';
+import { BACKUP, BASE, completionFixture, fastRetries, KEY } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
 import { chunk, sseResponse, sseText } from '../helpers/sse.js';
 
@@ -39,6 +39,13 @@ describe('model fallback', () => {
     const res = await client({ maxRetries: 1 }).chat.completions.create({ model: 'a', messages });
     expect(res.model).toBe('b');
     expect(rec.calls.map((c) => (c.body as { model: string }).model).at(-1)).toBe('b');
+  });
+
+  it('reads the client\'s lists by own keys only: a model named like an Object method is just a model', async () => {
+    server.use(http.post(chatURL, () => HttpResponse.json(completionFixture)));
+    for (const model of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      await expect(client().chat.completions.create({ model, messages })).resolves.toMatchObject({ id: completionFixture.id });
+    }
   });
 
   it('falls back after a timeout', async () => {

@@ -47,6 +47,15 @@ describe('the key never leaves in an error', () => {
     expect(printable(err)).not.toContain(KEY);
   });
 
+  it('nor do credentials set as headers (defaultHeaders, or a request\'s headers)', async () => {
+    server.use(http.get(`${BASE}/models`, ({ request }) => HttpResponse.json({ error: { message: `you sent ${request.headers.get('x-api-key')} and ${request.headers.get('proxy-authorization')}` } }, { status: 400 })));
+    const c = client({ defaultHeaders: { 'x-api-key': 'vendor-secret-9876' } });
+    const err = await c.models.list({ headers: { 'proxy-authorization': 'Basic cHJveHk6c2VjcmV0LTEyMzQ=' } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIError);
+    expect(printable(err)).not.toMatch(/vendor-secret-9876|cHJveHk6c2VjcmV0LTEyMzQ=/);
+    expect((err as Error).message).toContain('you sent [REDACTED] and [REDACTED]');
+  });
+
   it('whatever body an error response carries, in any shape (property)', async () => {
     const c = client({ maxRetries: 0 });
     const withKey = fc.oneof(
@@ -76,5 +85,17 @@ describe('the key never leaves in an error', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('the key never leaves in a stream error', () => {
+  it('when a frame that is not a chunk quotes it', async () => {
+    const { chunkedBody, sseText } = await import('../helpers/sse.js');
+    server.use(http.post(chatURL, () => new Response(chunkedBody(sseText([{ choices: [{ index: 'x', delta: { content: `Bearer ${KEY}` } }] }]), 5), { headers: { 'content-type': 'text/event-stream' } })));
+    const stream = await client({ maxRetries: 0 }).chat.completions.create({ ...chatParams, stream: true });
+    const err = await stream.finalChatCompletion().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GatewayError);
+    expect((err as Error).message).toMatch(/Invalid chat completion chunk/);
+    expect(printable(err)).not.toContain(KEY);
   });
 });

@@ -42,12 +42,20 @@ describe('videos.download', () => {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('no such object');
     });
-    const err = await new Gateway({ apiKey: KEY, baseURL: `${gw.origin}/api`, maxRetries: 0 })
+    const seen: string[] = [];
+    const logger = { error: (l: string) => seen.push(l), warn: (l: string) => seen.push(l), info: (l: string) => seen.push(l), debug: (l: string) => seen.push(l) };
+    const hooks = { onRequest: (e: { url: string }) => seen.push(e.url), onResponse: (e: { url: string }) => seen.push(e.url) };
+    const err = await new Gateway({ apiKey: KEY, baseURL: `${gw.origin}/api`, maxRetries: 0, logger, logLevel: 'debug', hooks })
       .videos.download(`${cdn.origin}/v.mp4?X-Amz-Signature=secret-signature-123`)
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 404 });
     expect((err as Error).message).toContain(`${cdn.origin}/v.mp4`);
     expect((err as Error).message).not.toMatch(/secret-signature-123|Check the base URL/);
+    // Hooks and log lines name it the same way; the request itself went to the signed URL.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen.join('\n')).toContain(`${cdn.origin}/v.mp4`);
+    expect(seen.join('\n')).not.toContain('secret-signature-123');
+    expect(cdn.seen[0]?.path).toBe('/v.mp4?X-Amz-Signature=secret-signature-123');
   });
 
   it('downloads a completed task, reporting progress up to Content-Length', async () => {
