@@ -9,12 +9,13 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
 
-// 18 KB since 0.2: raw responses (APIPromise) and logging live in the core. 19 KB since 0.3:
-// the request path in named stages (call, attempt, response, exchange; after a failure,
+// 18 KB since 0.2: raw responses (APIPromise) and logging live in the core. 19.5 KB since
+// 0.3: the request path in named stages (call, attempt, response, exchange; after a failure,
 // recovery loads on first use), the checks that refuse unsendable keys, headers and base
-// URLs at construction, the chat schema's new rules, and the chunk boundaries that errors
-// living in their resources' folders add (docs/architecture.md#size).
-const BUDGET_GZIP_BYTES = 19 * 1024;
+// URLs at construction, the chat schema's new rules, the chunk boundaries that errors living
+// in their resources' folders add, the telemetry hook, and credentials set as headers kept
+// out of errors (docs/architecture.md#size).
+const BUDGET_GZIP_BYTES = 19.5 * 1024;
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const result = await browserBuild({

@@ -9,7 +9,7 @@ export type { ApiKeySource, RetryOptions } from './core/options.js';
 export type { AttemptInfo, FailoverInfo, GatewayHooks, ModelFallbackInfo, ResponseInfo, RetryInfo } from './core/hooks.js';
 // Stream classes are exported as types: their code loads with the first stream, and a value
 // export here would put it in every bundle.
-export type { Stream } from './core/streaming.js';
+export type { Stream } from './core/stream.js';
 export { streamFromReadable, type StreamFromReadableOptions } from './core/stream-from-readable.js';
 export {
   GatewayError,

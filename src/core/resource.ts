@@ -1,7 +1,8 @@
 import { lazy, type Lazy } from '../internal/lazy.js';
 import { APIPromise } from './api-promise.js';
 import { runCall, type CallSpec } from './call.js';
-import type { SSEOptions, Stream, StreamClass } from './streaming.js';
+import type { Stream, StreamClass } from './stream.js';
+import type { SSEOptions } from './streaming.js';
 import type { CoreConfig, CoreRequest, OpenStream, RequestOptions } from './types.js';
 
 /**

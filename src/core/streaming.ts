@@ -1,11 +1,9 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createAPIError, excerpt, redactError, toConnectionError } from './error-factory.js';
-import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
 import type { Redactor } from '../internal/redact.js';
+import type { Stream, StreamClass } from './stream.js';
 import type { OpenStream } from './types.js';
-
-/** A Stream subclass, as `_stream` constructs it. */
-export type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;
 
 /** How to read one SSE endpoint's frames. */
 export interface SSEOptions {
@@ -19,95 +17,6 @@ export interface SSEOptions {
   idleTimeoutMs: number;
   /** Removes the client's secrets from anything an error keeps. */
   redactor: Redactor;
-}
-
-/**
- * A server-sent event stream of parsed JSON frames.
- *
- * Iterate it once with `for await`; leaving the loop early cancels the HTTP body. A stream
- * that ends without `data: [DONE]`, carries an error frame, is cut, or stays silent past its
- * idle timeout throws a typed error instead of ending quietly.
- *
- * @example
- * const stream = await client.chat.completions.create({ model, messages, stream: true });
- * for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? '');
- */
-export class Stream<T> implements AsyncIterable<T> {
-  /** Aborting it cancels the request and ends iteration with {@link APIUserAbortError}. */
-  readonly controller: AbortController;
-  #iterator: AsyncIterator<T>;
-  #claimed = false;
-
-  /** @internal Streams are created by the client; there is no public constructor use. */
-  constructor(iterator: AsyncIterator<T>, controller: AbortController) {
-    this.#iterator = iterator;
-    this.controller = controller;
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<T> {
-    if (this.#claimed) throw new GatewayError('A Stream can be iterated only once.');
-    this.#claimed = true;
-    return this.#iterator;
-  }
-
-  /**
-   * @internal Called with every frame before it is yielded; subclasses that accumulate
-   * (`finalChatCompletion`) override it. Synchronous, so it adds no await per frame.
-   */
-  _observe(_frame: T): void {}
-
-  /** Reads what is left, for subclasses that accumulate (see `finalChatCompletion`). */
-  protected async drain(): Promise<void> {
-    this.#claimed = true;
-    for (;;) {
-      const { done } = await this.#iterator.next();
-      if (done) return;
-    }
-  }
-
-  /**
-   * The stream as newline-delimited JSON bytes, e.g. to return from a server route
-   * (`new Response(stream.toReadableStream())`); `streamFromReadable` and
-   * `chatStreamFromReadable` read it back. Cancelling it cancels the request.
-   *
-   * One JSON value per line; after the last, an empty line marks the normal end (readers
-   * that skip empty lines, such as openai-node's, read it unchanged). An error the gateway
-   * sent mid-stream becomes a last line `{"error": …}` (its body, the API key removed), so
-   * the reader throws the same class; any other failure errors the body, which cuts the
-   * response and leaves the end marker out.
-   */
-  toReadableStream(): ReadableStream<Uint8Array> {
-    const iterator = this[Symbol.asyncIterator]();
-    const encoder = new TextEncoder();
-    return new ReadableStream<Uint8Array>({
-      async pull(ctrl) {
-        try {
-          const { value, done } = await iterator.next();
-          if (done) {
-            ctrl.enqueue(encoder.encode('\n'));
-            return ctrl.close();
-          }
-          ctrl.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
-        } catch (error) {
-          if (!APIError.isInstance(error)) return ctrl.error(error);
-          ctrl.enqueue(encoder.encode(`${JSON.stringify(errorLine(error))}\n`));
-          ctrl.close();
-        }
-      },
-      async cancel() {
-        await iterator.return?.();
-      },
-    });
-  }
-}
-
-/**
- * An APIError as the line `toReadableStream` ends with: its body when that is an error
- * object, else the body wrapped as one (`event: error` frames carry plain text), which the
- * reader classifies the same way.
- */
-function errorLine(error: APIError): unknown {
-  return isErrorPayload(error.error) ? error.error : { error: error.error ?? '' };
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
-import type { Stream } from '../../core/streaming.js';
+import type { Stream } from '../../core/stream.js';
 import { lazy } from '../../internal/lazy.js';
 import type { CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming, CompletionCreateParams, Completion } from './types.js';
 
 /** The schema (and zod) load with the first call; see core/resource.ts. */
 const loadSchema = lazy(() => import('./schema.js'));
-const loadStream = lazy(() => import('../../core/streaming.js').then((m) => m.Stream<Completion>));
+const loadStream = lazy(() => import('../../core/stream.js').then((m) => m.Stream<Completion>));
 
 /** `client.completions`: legacy text completions (chat completions are preferred). */
 export class Completions extends APIResource {
