@@ -1,5 +1,5 @@
 import type { EmbeddingModelV3, Experimental_VideoModelV3, ImageModelV3, LanguageModelV3, ProviderV3, TranscriptionModelV3 } from '@ai-sdk/provider';
-import type { Gateway as GatewayClient, GatewayOptions } from 'unified-gateway';
+import type { Gateway as GatewayClient, GatewayOptions, ModelId } from 'unified-gateway';
 import { Gateway } from '../index.js';
 import { UnifiedGatewayEmbeddingModel } from './embedding-model.js';
 import { UnifiedGatewayImageModel } from './image-model.js';
@@ -16,17 +16,17 @@ export type UnifiedGatewaySettings = GatewayOptions | { client: GatewayClient };
  */
 export interface UnifiedGatewayProvider extends ProviderV3 {
   /** A chat model, e.g. `gw('gpt-4o-mini')`. */
-  (modelId: string): LanguageModelV3;
+  (modelId: ModelId): LanguageModelV3;
   /** A chat model, for `generateText`, `streamText`, `generateObject`, tools and `Output.object`. */
-  languageModel(modelId: string): LanguageModelV3;
+  languageModel(modelId: ModelId): LanguageModelV3;
   /** An embedding model, for `embed` and `embedMany`. */
-  embeddingModel(modelId: string): EmbeddingModelV3;
+  embeddingModel(modelId: ModelId): EmbeddingModelV3;
   /** An image model, for `generateImage`. */
-  imageModel(modelId: string): ImageModelV3;
+  imageModel(modelId: ModelId): ImageModelV3;
   /** A speech-to-text model, for `transcribe`. */
-  transcriptionModel(modelId: string): TranscriptionModelV3;
+  transcriptionModel(modelId: ModelId): TranscriptionModelV3;
   /** A video model, for `experimental_generateVideo`. */
-  videoModel(modelId: string): Experimental_VideoModelV3;
+  videoModel(modelId: ModelId): Experimental_VideoModelV3;
   /** The client every call goes through (created on first use for {@link unifiedGateway}). */
   readonly client: GatewayClient;
 }

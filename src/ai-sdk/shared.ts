@@ -1,7 +1,7 @@
 import type { RequestOptions } from '../index.js';
 
 /** The key of `providerOptions` this provider reads. */
-export const PROVIDER_OPTIONS_KEY = 'unifiedGateway';
+const PROVIDER_OPTIONS_KEY = 'unifiedGateway';
 
 /** Request options a caller may set per call under `providerOptions.unifiedGateway`; the rest goes into the body. */
 const requestOptionKeys = ['fallbackModels', 'timeout', 'idleTimeout', 'totalTimeout', 'maxRetries'] as const;

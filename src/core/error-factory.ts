@@ -157,7 +157,7 @@ export function baseURLHint(baseURL: string): string | undefined {
 }
 
 /** Where an unexpected body came from, and what was expected instead. */
-export interface UnexpectedAt {
+interface UnexpectedAt {
   contentType: string;
   expected: string;
   method: string;
@@ -195,7 +195,7 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
  * removed, and its own cause copied the same way. Never the object itself: a custom fetch
  * may hang the request (headers, key and all) on it, where `util.inspect` would show it.
  */
-export function safeCause(cause: unknown, redactor: Redactor, depth = 0): unknown {
+function safeCause(cause: unknown, redactor: Redactor, depth = 0): unknown {
   if (typeof cause === 'string') return redactor.string(cause);
   if (typeof cause !== 'object' || cause === null) return cause;
   if (!(cause instanceof Error) || depth > 3) return undefined;

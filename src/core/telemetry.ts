@@ -17,7 +17,8 @@ export interface TelemetryRedactor {
  */
 export interface Telemetry {
   /**
-   * A call is about to send its first request (its arguments are valid). Return an observer
+   * A call starts (before its arguments are checked: a call refused by them ends at once,
+   * with the `ValidationError`, and sends nothing). Return an observer
    * for this call, or undefined to leave it unwatched. `redactor` removes the client's keys
    * from anything taken from a response.
    */

@@ -1,4 +1,4 @@
-import { isRecord } from './request.js';
+import { isRecord, num as int, str } from './values.js';
 
 // What an answer says, for its span and metrics: ids, the model that answered, why it
 // stopped, token counts, and (for content capture) the messages it returned. Read from the
@@ -26,12 +26,10 @@ export interface Answer {
   output: OutputMessage[];
 }
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const int = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** Token counts from a `usage` object, in either naming (chat: prompt/completion; responses: input/output). */
-export function readUsage(into: Answer, usage: unknown): void {
+function readUsage(into: Answer, usage: unknown): void {
   if (!isRecord(usage)) return;
   into.inputTokens = int(usage.prompt_tokens) ?? int(usage.input_tokens) ?? into.inputTokens;
   into.outputTokens = int(usage.completion_tokens) ?? int(usage.output_tokens) ?? into.outputTokens;

@@ -1,5 +1,5 @@
 import type { Part } from './answer.js';
-import { isRecord } from './request.js';
+import { isRecord, str } from './values.js';
 
 // Prompts as the conventions' `gen_ai.input.messages` and `gen_ai.system_instructions`
 // (recorded only with captureContent: true): chat messages, a text prompt, or the
@@ -10,7 +10,6 @@ interface InputMessage {
   parts: Part[];
 }
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** Parts of a message's content: a string, or an array of text / image / audio parts. */
 function contentParts(content: unknown): Part[] {

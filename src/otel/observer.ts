@@ -5,7 +5,8 @@ import { StreamAnswer, readAnswer, type Answer } from './answer.js';
 import { inputOf } from './content.js';
 import type { Instruments } from './instruments.js';
 import { ATTR, EVENT, OPERATION } from './names.js';
-import { isRecord, operationOf, requestAttributes, safeURL, USAGE_ON_REQUEST } from './request.js';
+import { operationOf, requestAttributes, safeURL, USAGE_ON_REQUEST } from './request.js';
+import { isRecord } from './values.js';
 
 // One call as OpenTelemetry sees it: a CLIENT span named `{operation} {model}` from the
 // first request to the end of the answer (for a stream, the stream's end), a child CLIENT

@@ -1,3 +1,4 @@
+import { isRecord, num } from './values.js';
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, OPERATION } from './names.js';
 
@@ -24,9 +25,6 @@ export function operationOf(method: string, path: string): string | undefined {
 /** Paths whose streams send usage only when asked (`stream_options.include_usage`). */
 export const USAGE_ON_REQUEST: ReadonlySet<string> = new Set(['chat/completions', 'completions']);
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** The request's generation parameters, as the conventions name them. */
 export function requestAttributes(body: Record<string, unknown>): Attributes {

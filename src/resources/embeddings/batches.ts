@@ -17,7 +17,7 @@ export type RetryHooks = Pick<CoreRequest, 'onRetry' | 'beforeRetry'>;
 export type BatchCall = (input: string[], options: RequestOptions, retries: RetryHooks) => Promise<CreateEmbeddingResponse<Vector>>;
 
 /** The most inputs one request to the embeddings endpoint accepts. */
-export const MAX_BATCH = 2048;
+const MAX_BATCH = 2048;
 
 /** A batch's hold on the slots: the hooks to pass with its request, and `end()` once it has settled. */
 export interface SlotHold {

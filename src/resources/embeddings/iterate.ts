@@ -31,7 +31,7 @@ function openInput(input: unknown, opened: AsyncIterator<unknown> | undefined): 
     if (typeof openSync === 'function') return { sync: openSync.call(input) };
   }
   // A string is iterable too, by character: refused, it is one text (create() takes it).
-  throw new ValidationError('input', 'must be an Iterable or AsyncIterable of strings');
+  throw new ValidationError('input', typeof input === 'string' ? 'must be an Iterable or AsyncIterable of strings, not one string (for one text, pass [text] or use create())' : 'must be an Iterable or AsyncIterable of strings');
 }
 
 /** Up to `size` texts from the input, each checked; `ended` once the input is exhausted. */
