@@ -1,14 +1,14 @@
 import type { Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatServer } from '../../examples/ai-sdk-chat-app/server.js';
 import { createUnifiedGateway } from 'unified-gateway/ai-sdk';
 import { createMockGateway, type MockGateway, type Served } from 'unified-gateway/testing';
+import { launchChromium, listenLocally } from './chromium.js';
 
 // The example chat app (examples/ai-sdk-chat-app/) in real headless Chromium: its Node route
 // answers with the AI SDK's UI message stream over the built unified-gateway/ai-sdk, against
 // the mock gateway on 127.0.0.1; the page chats through it with the AI SDK's own client.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let browser: Browser;
 let app: Server;
@@ -20,14 +20,8 @@ beforeAll(async () => {
   mock = createMockGateway({ apiKey: 'test-key', frameDelayMs: 5 });
   served = await mock.listen();
   app = await createChatServer(createUnifiedGateway({ apiKey: 'test-key', baseURL: served.url }));
-  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  const address = app.address();
-  appURL = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout: 30_000,
-  });
+  appURL = await listenLocally(app);
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,14 +1,14 @@
 import { build } from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockGateway, type MockGateway, type Served } from '../../src/testing/index.js';
+import { launchChromium, listenLocally } from './chromium.js';
 
 // Real headless Chromium (Debian's package), driving a page bundled from the package's ESM
 // build (npm run build first), against the mock gateway served on 127.0.0.1 with CORS.
 const root = join(import.meta.dirname, '..', '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let browser: Browser;
 let pageServer: Server;
@@ -36,17 +36,11 @@ beforeAll(async () => {
     if (body === undefined) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': req.url === '/' ? 'text/html' : 'text/javascript' }).end(body);
   });
-  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
-  const address = pageServer.address();
-  pageURL = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+  pageURL = await listenLocally(pageServer);
 
   mock = createMockGateway({ apiKey: 'test-key' });
   served = await mock.listen();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout: 30_000,
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
