@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 //   `npx vitest run --project package`. A test that spawns dist/cli.js belongs in test/cli/.
 // Each file is in exactly one project. `!(progress)` is an extglob: every file directly in
 // test/cli/ but progress.test.ts, the progress formatter imported from src/ (unit).
-const builtPackage = ['test/docs.test.ts', 'test/package.test.ts', 'test/edge.test.ts', 'test/cli/!(progress).test.ts'];
+const builtPackage = ['test/docs.test.ts', 'test/package.test.ts', 'test/api-report.test.ts', 'test/edge.test.ts', 'test/cli/!(progress).test.ts'];
 // Real Chromium runs in its own config (npm run test:browser).
 const notHere = ['test/browser/**', 'node_modules/**'];
 

@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// npm test checks the built declarations against api/*.api.md (scripts/api-report.mjs): a
+// changed public type fails until the report is updated (docs/releasing.md). This proves the
+// check can fail, on a copy of the built declarations with one exported type changed.
+const root = new URL('..', import.meta.url).pathname;
+const check = (dts: string) => spawnSync(process.execPath, ['scripts/api-report.mjs', `--dts=unified-gateway=${dts}`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+
+describe('the public API report', () => {
+  it('matches the built declarations', () => {
+    const result = check(join(root, 'dist/index.d.ts'));
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('fails, showing the diff, when an exported type changes without its report', () => {
+    const built = readFileSync(join(root, 'dist/index.d.ts'), 'utf8');
+    const changed = built.replace('readonly retryAfterMs: number | null;', 'readonly retryAfterMs: number;');
+    expect(changed).not.toBe(built);
+    const file = join(tmpdir(), `ug-api-${process.pid}.d.ts`);
+    writeFileSync(file, changed);
+    const result = check(file);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('-    readonly retryAfterMs: number | null;');
+    expect(result.stderr).toContain('+    readonly retryAfterMs: number;');
+    expect(result.stderr).toContain('npm run api:update');
+  });
+});
