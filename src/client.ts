@@ -196,6 +196,7 @@ export class Gateway implements APIClient {
   static APIConnectionError = Errors.APIConnectionError;
   static APITimeoutError = Errors.APITimeoutError;
   static APIUserAbortError = Errors.APIUserAbortError;
+  static StreamInterruptedError = Errors.StreamInterruptedError;
   static ValidationError = Errors.ValidationError;
   static BadRequestError = Errors.BadRequestError;
   static AuthenticationError = Errors.AuthenticationError;

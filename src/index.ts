@@ -17,6 +17,7 @@ export {
   APIConnectionError,
   APITimeoutError,
   APIUserAbortError,
+  StreamInterruptedError,
   ValidationError,
   BadRequestError,
   AuthenticationError,

@@ -1,5 +1,7 @@
-import { GatewayError } from './errors.js';
 import { requestIDFrom } from '../internal/request-id.js';
+import { runCall } from './call.js';
+import { GatewayError } from './errors.js';
+import type { CallOutcome, CallRequest, CoreConfig, RequestOptions } from './types.js';
 
 /** What a call produced: the result, and the HTTP response it came from. */
 export interface APIResult<T> {
@@ -8,15 +10,6 @@ export interface APIResult<T> {
   /** `x-request-id`, else `x-oneapi-request-id`, else null. */
   requestID: string | null;
 }
-
-/** What a call hands back: the response, and the result unless the raw response was asked for. */
-export interface CallOutcome<T> {
-  response: Response;
-  data?: T;
-}
-
-/** @internal Runs a call; `raw` asks for the response as it arrived, body unread and unparsed. */
-export type APICall<T> = (raw: boolean) => Promise<CallOutcome<T>>;
 
 /**
  * What every method returns: a Promise of the result, which can also give the HTTP response.
@@ -29,15 +22,19 @@ export type APICall<T> = (raw: boolean) => Promise<CallOutcome<T>>;
  * const raw = await client.models.list().asResponse(); // body unread, not parsed or checked
  */
 export class APIPromise<T> extends Promise<T> {
-  #call: APICall<T>;
+  readonly #config: CoreConfig;
+  readonly #request: CallRequest<T>;
+  readonly #options: RequestOptions;
   #raw = false;
-  #running: ReturnType<APICall<T>> | undefined;
+  #running: Promise<CallOutcome<T>> | undefined;
 
-  /** @internal Methods create these; there is no public use of the constructor. */
-  constructor(call: APICall<T>) {
+  /** @internal Methods create these (core/resource.ts); there is no public use of the constructor. */
+  constructor(config: CoreConfig, request: CallRequest<T>, options: RequestOptions) {
     // The base promise is never used: then/catch/finally are overridden to run the call.
     super((resolve) => resolve(undefined as T));
-    this.#call = call;
+    this.#config = config;
+    this.#request = request;
+    this.#options = options;
     // Start on the next microtask, like an eager promise, late enough for a chained
     // asResponse() to choose the raw mode first. A failure nobody awaits is reported as an
     // unhandled rejection, as a plain promise's would be.
@@ -49,8 +46,9 @@ export class APIPromise<T> extends Promise<T> {
     return Promise;
   }
 
-  #run(): ReturnType<APICall<T>> {
-    return (this.#running ??= this.#call(this.#raw));
+  /** The call, started once: the request as described, sent by the core (core/call.ts). */
+  #run(): Promise<CallOutcome<T>> {
+    return (this.#running ??= runCall(this.#config, this.#request, this.#options, this.#raw));
   }
 
   #result(): Promise<APIResult<T>> {

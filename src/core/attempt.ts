@@ -1,92 +1,61 @@
-import { lazy } from '../internal/lazy.js';
 import { requestIDFrom } from '../internal/request-id.js';
 import { anySignal } from '../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
-import { apiError, shownURL, transportError, type Exchange } from './exchange.js';
 import type { AttemptInfo } from './hooks.js';
+import { followRedirect, isRedirect, type Hop } from './redirects.js';
 import { readResponse } from './response.js';
-import type { Answer } from './types.js';
+import { shownURL, transportError, type AttemptContext } from './transport.js';
+import type { Reply } from './types.js';
 
-// One HTTP attempt: the key, the per-attempt timeout, fetch, and redirects, then the
-// response read by response.ts. Every failure leaves as a GatewayError; call.ts decides
-// what happens next.
-
-/** Redirect handling loads with the first redirect. */
-const loadRedirects = lazy(() => import('./redirects.js'));
-
-/** Statuses that redirect when they carry a Location header. */
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-
-/** Sends one attempt and reads its response; resolves with the answer, or throws a GatewayError. */
-export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, traced?: Record<string, string>): Promise<Answer> {
-  if (request.signal?.aborted) throw call.stopped(request.signal, `${info.method} ${info.url}`);
-  const { config } = call;
+/**
+ * One HTTP attempt: the key, the per-attempt timeout, `fetch` (redirects followed only as
+ * redirects.ts allows: fetch would drop the key on a cross-origin hop, or carry it where it
+ * must not go), then the response read by response.ts. Every failure leaves as a
+ * GatewayError; sendRequest (call.ts) decides what happens next.
+ */
+export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, traced?: Record<string, string>): Promise<Reply> {
+  if (call.signal?.aborted) throw call.stopped(`${info.method} ${info.url}`);
+  const { config, options } = call;
   const timer = new AbortController();
-  const timeoutMs = call.options.timeout ?? config.timeout;
-  const timeout = setTimeout(() => timer.abort(), timeoutMs);
-  const ex: Exchange = { call, request, info, url: request.req.url ?? info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined, traced };
+  const timeout = setTimeout(() => timer.abort(), options.timeout ?? config.timeout);
+  const ctx: AttemptContext = { call, request, info, url: call.url ?? info.url, signal: anySignal(call.signal, timer.signal), timer };
   try {
-    const authorized = authorize(ex);
-    const headers = authorized instanceof Promise ? await authorized : authorized;
+    // Read per call, not at construction, so polyfills and interceptors installed later (msw, test stubs) are honoured.
+    const fetch = config.fetch ?? globalThis.fetch;
+    const init = options.fetchOptions ? { ...config.fetchOptions, ...options.fetchOptions } : config.fetchOptions;
+    let hop: Hop = { url: ctx.url, method: info.method, body: request.body ?? null, headers: await authorize(call, request, traced), count: 0 };
     config.events.onRequest?.(info);
     const started = Date.now();
-    const response = await fetchFollowingRedirects(ex, headers);
-    config.events.onResponse?.({ ...info, url: shownURL(ex.url), status: response.status, durationMs: Date.now() - started, requestID: requestIDFrom(response.headers) });
-    return await readResponse(ex, response);
+    for (;;) {
+      let response: Response;
+      try {
+        response = await fetch(hop.url, { ...init, method: hop.method, headers: hop.headers, body: hop.body, signal: ctx.signal ?? null, redirect: 'manual' });
+      } catch (error) {
+        throw transportError(ctx, error);
+      }
+      if (!isRedirect(response)) {
+        config.events.onResponse?.({ ...info, url: shownURL(hop.url), status: response.status, durationMs: Date.now() - started, requestID: requestIDFrom(response.headers) });
+        return await readResponse(ctx, response);
+      }
+      hop = followRedirect(ctx, response, hop);
+      ctx.url = hop.url;
+    }
   } finally {
     clearTimeout(timeout);
   }
 }
 
 /**
- * A copy of the request's headers with the key: per attempt, since a key function may
- * rotate it and a 303 rewrites the request. A promise only when a key function returns one
- * (no promise per request otherwise). Keys were checked when given (options.ts).
+ * The request's headers with the key, per attempt: a key function may rotate it. Trace
+ * context (with telemetry) is added beside the request's own headers. Keys were checked when
+ * given (options.ts).
  */
-function authorize(ex: Exchange): Record<string, string> | Promise<Record<string, string>> {
-  // Trace context (with telemetry) for this attempt beside the request's own headers.
-  const headers = ex.traced ? { ...ex.request.headers, ...ex.traced } : { ...ex.request.headers };
-  if (headers.authorization !== undefined || ex.request.req.auth === false) return headers;
-  const key = ex.call.config.apiKey();
-  if (typeof key === 'string') {
-    headers.authorization = `Bearer ${key}`;
-    return headers;
-  }
-  return key.then((resolved) => {
-    headers.authorization = `Bearer ${resolved}`;
-    return headers;
-  });
-}
-
-/**
- * Fetches, following redirects only as redirects.ts allows: fetch would drop the key on a
- * cross-origin hop (the request arrives unauthenticated) or carry it where it must not go.
- */
-async function fetchFollowingRedirects(ex: Exchange, headers: Record<string, string>): Promise<Response> {
-  const { config, options } = ex.call;
-  // Read globalThis.fetch per call, not at construction, so polyfills and interceptors
-  // installed later (msw, test stubs) are honoured.
-  const fetchImpl = config.fetch ?? globalThis.fetch;
-  const extra = options.fetchOptions ? { ...config.fetchOptions, ...options.fetchOptions } : config.fetchOptions;
-  let method: string = ex.request.req.method;
-  let sent: string | Blob | null = ex.request.body ?? null;
-  for (let hop = 0; ; hop++) {
-    let response: Response;
-    try {
-      response = await fetchImpl(ex.url, { ...extra, method, headers, body: sent, signal: ex.signal ?? null, redirect: 'manual' });
-    } catch (error) {
-      throw await transportError(ex, error);
-    }
-    if (!isRedirect(response)) return response;
-    const at = { ...ex.info, url: ex.url, hop, method, sent, headers, download: ex.request.req.download === true };
-    const next = await (await loadRedirects()).followRedirect(response, at, config, (r, payload, more) => apiError(ex, r, payload, more));
-    ({ url: ex.url, method, sent } = next);
-  }
-}
-
-/** A response that redirects: a 3xx with a Location, or a browser's opaque redirect. */
-function isRedirect(response: Response): boolean {
-  return response.type === 'opaqueredirect' || (REDIRECT_STATUSES.has(response.status) && response.headers.has('location'));
+async function authorize(call: CallState, request: PreparedRequest, traced: Record<string, string> | undefined): Promise<Record<string, string>> {
+  const headers = traced ? { ...request.headers, ...traced } : { ...request.headers };
+  if (headers.authorization !== undefined || !call.auth) return headers;
+  const key = call.config.apiKey();
+  headers.authorization = `Bearer ${typeof key === 'string' ? key : await key}`;
+  return headers;
 }
 
 export function joinURL(base: string, path: string): string {

@@ -1,17 +1,27 @@
 import { anySignal } from '../internal/signals.js';
 import { APITimeoutError, APIUserAbortError, type GatewayError } from './errors.js';
+import { downloadURL } from './download.js';
+import { expandPath } from './path.js';
 import type { CallObserver } from './telemetry.js';
-import type { CoreConfig, CoreRequest, RequestOptions } from './types.js';
+import type { CallRequest, CoreConfig, RequestOptions } from './types.js';
 
-/** Why an attempt's own controller was aborted. */
+/** Why the total-timeout controller was aborted. */
 const TOTAL_TIMED_OUT = Symbol('total timeout');
 
 /**
- * What one call holds while it runs: the client's config, the caller's options, the models
- * left to fall back to, and the budget (`totalTimeout`) shared by every attempt and pause.
+ * What one call holds while it runs: the client's config, the request and the caller's
+ * options, the fallback models left, the budget (`totalTimeout`) shared by every attempt and
+ * pause, and for a stream the controller its Stream will own.
  */
 export class CallState {
   readonly config: CoreConfig;
+  readonly request: CallRequest;
+  /** The request's path, its placeholders filled (and checked). */
+  readonly path: string;
+  /** A download's absolute URL (the request's, resolved and checked), or undefined. */
+  readonly url: string | undefined;
+  /** Whether the key is sent: to the client's own origins only. */
+  readonly auth: boolean;
   readonly options: RequestOptions;
   /** Resolve with the response once its status is known, body unread (`asResponse()`). */
   readonly raw: boolean;
@@ -19,22 +29,34 @@ export class CallState {
   readonly models: string[];
   /** Watches this call when the client has telemetry. */
   readonly observer: CallObserver | undefined;
+  /** Aborts the request from inside the SDK: a Stream's `controller`. */
+  readonly controller: AbortController | undefined;
+  /** What stops the call's requests: the caller's signal, the stream's controller, and the total timeout. */
+  readonly signal: AbortSignal | undefined;
+  /** A multipart body's files, read once for every model of the call. */
+  files: Promise<Record<string, File>> | undefined;
   readonly #deadline: number | undefined;
   readonly #total: AbortController | undefined;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(config: CoreConfig, options: RequestOptions, raw: boolean, models: string[]) {
+  constructor(config: CoreConfig, request: CallRequest, options: RequestOptions, at: { raw: boolean; models: string[]; observer: CallObserver | undefined }) {
     this.config = config;
+    this.request = request;
+    this.path = request.pathParams ? expandPath(request.path, request.pathParams) : request.path;
+    this.url = request.url === undefined && !request.download ? undefined : downloadURL(request.url, request.baseURL ?? config.pool.main);
+    this.auth = this.url === undefined || config.pool.isOwnOrigin(new URL(this.url).origin);
     this.options = options;
-    this.raw = raw;
-    this.models = models;
-    this.observer = config.telemetry?.startCall(config.redactor);
+    this.raw = at.raw;
+    this.models = at.models;
+    this.observer = at.observer;
+    this.controller = request.stream ? new AbortController() : undefined;
     const { totalTimeout } = options;
     if (totalTimeout !== undefined) {
       this.#deadline = Date.now() + totalTimeout;
       const total = (this.#total = new AbortController());
       this.#timer = setTimeout(() => total.abort(TOTAL_TIMED_OUT), totalTimeout);
     }
+    this.signal = anySignal(options.signal, this.controller?.signal, this.#total?.signal);
   }
 
   /** ms left of `totalTimeout`, or undefined without one. */
@@ -42,15 +64,10 @@ export class CallState {
     return this.#deadline === undefined ? undefined : this.#deadline - Date.now();
   }
 
-  /** What stops a request: the caller's signal, the stream's controller, and the total timeout. */
-  signalFor(controller: AbortController | undefined): AbortSignal | undefined {
-    return anySignal(this.options.signal, controller?.signal, this.#total?.signal);
-  }
-
-  /** The error for a request stopped by its signal: the total timeout, or an abort. */
-  stopped(signal: AbortSignal | undefined, what: string): GatewayError {
-    if (signal?.reason === TOTAL_TIMED_OUT) return new APITimeoutError(`Request did not complete within totalTimeout (${this.options.totalTimeout} ms): ${what}.`);
-    return new APIUserAbortError(undefined, { cause: signal?.reason });
+  /** The error for a call stopped by its signal: the total timeout, or an abort. */
+  stopped(what: string): GatewayError {
+    if (this.signal?.reason === TOTAL_TIMED_OUT) return new APITimeoutError(`Request did not complete within totalTimeout (${this.options.totalTimeout} ms): ${what}.`);
+    return new APIUserAbortError(undefined, { cause: this.signal?.reason });
   }
 
   end(): void {
@@ -60,10 +77,10 @@ export class CallState {
 
 /** One model's request, ready to send: serialised once, one Idempotency-Key for all its attempts. */
 export interface PreparedRequest {
-  req: CoreRequest;
+  /** The model this request asks for (a fallback's, after the first). */
+  model: string | undefined;
   headers: Record<string, string>;
   body: string | Blob | undefined;
-  signal: AbortSignal | undefined;
   /** The base every attempt must go to (a request pinned to a base, or a download's own address). */
   pinned: string | undefined;
 }

@@ -1,148 +1,164 @@
-import { lazy } from '../internal/lazy.js';
 import { uuid } from '../internal/uuid.js';
-import type { CallOutcome } from './api-promise.js';
 import { attempt, joinURL } from './attempt.js';
-import { shownURL } from './exchange.js';
 import { CallState, type PreparedRequest } from './call-state.js';
 import { checkRequestOptions } from './check.js';
+import { redactError } from './error-factory.js';
 import { GatewayError, ValidationError } from './errors.js';
-import { errorFactory } from './exchange.js';
 import type { AttemptInfo } from './hooks.js';
 import { checkModels } from './options.js';
-import type { Fallback, Progress } from './recovery.js';
-import type { Answer, CoreConfig, CoreRequest, RequestOptions } from './types.js';
+import { recover, type Fallback } from './recovery.js';
+import { withProgress } from './download.js';
+import type { SSEReader, StreamSink } from './sse-reader.js';
+import { shownURL } from './transport.js';
+import type { CallOutcome, CallRequest, CoreConfig, OpenBody, Reply, RequestOptions } from './types.js';
 
-// One method call, from its described request to its result: the stages every request
-// goes through, in order (docs/architecture.md, "The life of one request"):
-//   runCall → sendRequest → attempt (attempt.ts: auth, timeout, fetch, redirects)
+// One method call, from its described request to its result: the stages every request goes
+// through, in order (docs/architecture.md, "The life of one request"):
+//   runCall → sendRequest → attempt (attempt.ts: key, timeout, fetch, redirects)
 //           → readResponse (response.ts); after a failure, recover (recovery.ts: decide.ts says what next)
 
-/** How one method call runs: what the resource describes. */
-export interface CallSpec<T> {
-  /**
-   * Checks the arguments (a ValidationError here sends nothing) and describes the request;
-   * with `model`, the same request for that fallback model.
-   */
-  request: (model?: string) => CoreRequest | Promise<CoreRequest>;
-  /** Shapes the parsed body into the result. @default the body as it is */
-  map?: ((data: unknown, response: Response) => T | Promise<T>) | undefined;
-  /** Turns a failure into the error the method documents. */
-  mapError?: ((error: unknown) => unknown) | undefined;
-  /** The `model` of the request; without it, no fallback. */
-  model?: unknown;
-  /** Whether the client's per-model `fallbackModels` apply (not for embeddings: vectors of different models do not mix). @default true */
-  clientFallbacks?: boolean | undefined;
-}
-
-/** What happens after a failed attempt loads with the first failure: apps whose calls succeed never carry it. */
-const loadRecovery = lazy(() => import('./recovery.js'));
-
 /**
- * Runs one method call: describes the request, sends it (with retries, failover and model
- * fallback), and shapes the answer. Errors leave with the client's secrets removed.
+ * Runs one method call: checks its arguments (a ValidationError sends nothing), sends it
+ * (with retries, failover and model fallback), and shapes the answer: a Stream for a
+ * streamed call, else `request.map` of the parsed body. Errors leave with the client's
+ * secrets removed. `raw` resolves with the response, body unread (`asResponse()`).
  */
-export async function runCall<T>(config: CoreConfig, spec: CallSpec<T>, options: RequestOptions, raw: boolean): Promise<CallOutcome<T>> {
+export async function runCall<T>(config: CoreConfig, request: CallRequest<T>, options: RequestOptions, raw: boolean): Promise<CallOutcome<T>> {
+  // Told before the arguments are checked: a call refused by them ends at once, with the ValidationError.
+  const observer = config.telemetry?.startCall(config.redactor);
   let call: CallState | undefined;
   try {
     checkRequestOptions(options);
     if (options.headers) config.redactor.addHeaders(options.headers);
-    call = new CallState(config, options, raw, fallbackModels(config, spec, options.fallbackModels));
-    let sent = await sendRequest(call, await prepare(call, spec, undefined));
-    for (let from = String(spec.model); 'fallbackTo' in sent; ) {
-      const to = sent.fallbackTo;
-      config.events.onModelFallback?.({ from, to, error: sent.error });
-      sent = await sendRequest(call, await prepare(call, spec, to));
+    request.schema?.check(request.form ? request.form.fields : request.body);
+    call = new CallState(config, request, options, { raw, models: fallbackModels(config, request, options.fallbackModels), observer });
+    let reply = await sendRequest(call, await prepare(call, request.model));
+    for (let from = String(request.model); 'fallbackTo' in reply; ) {
+      const to = reply.fallbackTo;
+      config.events.onModelFallback?.({ from, to, error: reply.error });
+      reply = await sendRequest(call, await prepare(call, to));
       from = to;
     }
     if (raw) {
-      call.observer?.end({ data: sent.data });
-      return { response: sent.response };
+      observer?.end({ data: reply.data });
+      return { response: reply.response };
     }
-    const data = spec.map ? await spec.map(sent.data, sent.response) : (sent.data as T);
-    // After map: a reply that fails there (a ParseError) is the call's failure, for telemetry too.
-    call.observer?.end({ data: sent.data });
-    return { response: sent.response, data };
+    const data = await shape(call, reply);
+    // After shaping: a reply that fails there (a ParseError) is the call's failure, for telemetry too.
+    observer?.end({ data: reply.data });
+    return { response: reply.response, data: data as T };
   } catch (error) {
     // Every error of a call passes here: secrets out of anything on the way (a parser's
     // ParseError quoting the reply, a custom fetch's message).
-    const safe = error instanceof GatewayError ? (await errorFactory()).redactError(error, config.redactor) : error;
-    call?.observer?.end({ error: safe });
-    throw spec.mapError ? await spec.mapError(safe) : safe;
+    const safe = error instanceof GatewayError ? redactError(error, config.redactor) : error;
+    observer?.end({ error: safe });
+    throw request.mapError ? request.mapError(safe) : safe;
   } finally {
     call?.end();
   }
 }
 
+/**
+ * The result the caller gets from a reply: a stream is the request's Stream class over the
+ * opened reader (which tells it of every frame), a download a Response that reports
+ * progress, anything else the parsed body, shaped by `request.map`.
+ */
+async function shape(call: CallState, reply: Reply): Promise<unknown> {
+  const { request } = call;
+  if (request.stream) {
+    const reader = reply.data as SSEReader;
+    const stream = new request.stream(reader, call.controller as AbortController, request.streamParams);
+    reader.attach(stream as StreamSink);
+    return stream;
+  }
+  if (request.download) return withProgress(reply.data as OpenBody, reply.response, call.options.idleTimeout ?? call.config.idleTimeout, request.download.onProgress);
+  return request.map ? request.map(reply.data, reply.response) : reply.data;
+}
+
 /** The models to try after the caller's: the request's list, else the client's for that model. */
-function fallbackModels(config: CoreConfig, spec: CallSpec<unknown>, requested: readonly string[] | undefined): string[] {
+function fallbackModels(config: CoreConfig, request: CallRequest, requested: readonly string[] | undefined): string[] {
   if (requested !== undefined) checkModels('fallbackModels', requested);
-  if (typeof spec.model !== 'string') return [];
-  const own = spec.clientFallbacks !== false && Object.hasOwn(config.fallbackModels, spec.model);
-  const list = requested ?? (own ? config.fallbackModels[spec.model] : undefined);
+  if (typeof request.model !== 'string') return [];
+  const own = request.clientFallbacks !== false && Object.hasOwn(config.fallbackModels, request.model);
+  const list = requested ?? (own ? config.fallbackModels[request.model] : undefined);
   return list ? [...list] : [];
 }
 
-/** Describes the request for a model (checking the arguments), then serialises it once. */
-async function prepare(call: CallState, spec: CallSpec<unknown>, model: string | undefined): Promise<PreparedRequest> {
-  const described = spec.request(model);
-  const req = described instanceof Promise ? await described : described;
-  call.observer?.request(req);
-  let body: string | Blob | undefined = req.form?.blob;
-  if (body === undefined && req.body !== undefined) {
-    try {
-      body = JSON.stringify(req.body);
-    } catch (error) {
-      throw new ValidationError('body', `cannot be sent as JSON (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
-    }
-  }
-  const { pool } = call.config;
+/** One model's request, ready to send: the body serialised once (multipart: encoded once), the headers built once. */
+async function prepare(call: CallState, model: string | undefined): Promise<PreparedRequest> {
+  const { request } = call;
+  const swapped = model !== request.model;
+  const json = request.body && swapped ? { ...request.body, model } : request.body;
+  const described = { method: request.method, path: call.path, body: json, stream: request.stream !== undefined, url: call.url };
+  call.observer?.request(described);
+  const form = request.form ? await encodeForm(call, model) : undefined;
+  const body = form ? form.blob : described.body === undefined ? undefined : serialise(described.body);
   // A download URL is its own address: it is never moved to the other base.
-  const pinned = req.url === undefined ? req.baseURL : (pool.baseOf(req.url) ?? new URL(req.url).origin);
-  return { req, headers: buildHeaders(call, req), body, signal: call.signalFor(req.controller), pinned };
+  const { pool } = call.config;
+  const pinned = call.url === undefined ? request.baseURL : (pool.baseOf(call.url) ?? new URL(call.url).origin);
+  return { model, headers: buildHeaders(call, form?.contentType), body, pinned };
+}
+
+function serialise(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new ValidationError('body', `cannot be sent as JSON (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+  }
+}
+
+/** A multipart body: the files read once per call (a stream or a Response can be read only once), the encoder loaded with the first upload. */
+async function encodeForm(call: CallState, model: string | undefined): Promise<{ blob: Blob; contentType: string }> {
+  const { readFiles, encodeMultipart } = await import('./multipart.js');
+  const { fields, files } = call.request.form as NonNullable<CallRequest['form']>;
+  call.files ??= readFiles(fields, files);
+  return encodeMultipart(model === undefined ? fields : { ...fields, model }, files, await call.files);
 }
 
 /**
- * Sends one model's request until it is answered, or until the decision is to fall back
- * to another model or to give up (then it throws the error to report). What happens after
- * a failure (recovery.ts) loads with the first failure.
+ * Sends one model's request until it is answered, or until the decision is to fall back to
+ * another model or to give up (then it throws the error to report).
  */
-async function sendRequest(call: CallState, request: PreparedRequest): Promise<Answer | Fallback> {
+async function sendRequest(call: CallState, request: PreparedRequest): Promise<Reply | Fallback> {
   const { pool } = call.config;
-  const progress: Progress = { baseURL: request.pinned ?? pool.pick(), retries: 0, redirects: 0 };
+  const progress = { baseURL: request.pinned ?? pool.pick(), retries: 0, redirects: 0 };
+  const { method } = call.request;
+  const { path, url } = call;
   for (let n = 1; ; n++) {
     const { baseURL } = progress;
     // An absolute URL (a download) is named without its query, which often holds a signed token.
-    const info: AttemptInfo = { method: request.req.method, url: request.req.url === undefined ? joinURL(baseURL, request.req.path) : shownURL(request.req.url), baseURL, attempt: n, idempotencyKey: request.headers['idempotency-key'] };
+    const info: AttemptInfo = { method, url: url === undefined ? joinURL(baseURL, path) : shownURL(url), baseURL, attempt: n, idempotencyKey: request.headers['idempotency-key'] };
     const watch = call.observer?.attempt(info);
     try {
-      const answer = await attempt(call, request, info, watch?.headers);
-      watch?.end(answer.response.status);
-      if (request.req.url === undefined) pool.markHealthy(baseURL);
-      request.req.onServed?.(baseURL);
-      return answer;
+      const reply = await attempt(call, request, info, watch?.headers);
+      watch?.end(reply.response.status);
+      if (url === undefined) pool.markHealthy(baseURL);
+      call.request.onServed?.(baseURL);
+      return reply;
     } catch (error) {
       watch?.end(undefined, error);
       // Stopped by the caller or the total timeout: nothing to decide, and no base to blame.
-      if (request.signal?.aborted) throw call.stopped(request.signal, `${info.method} ${info.url}`);
-      const fallback = await (await loadRecovery()).recover(call, request, { error, info, progress });
+      if (call.signal?.aborted) throw call.stopped(`${info.method} ${info.url}`);
+      const fallback = await recover(call, request, { error, info, progress });
       if (fallback) return fallback;
     }
   }
 }
 
 /** Request headers as a plain object with lower-case names (cheaper than a Headers per request). */
-function buildHeaders(call: CallState, req: CoreRequest): Record<string, string> {
+function buildHeaders(call: CallState, formType: string | undefined): Record<string, string> {
+  const { request } = call;
   // The authorization header is set per attempt (a key function may rotate the key).
   const headers: Record<string, string> = {
-    accept: req.stream ? 'text/event-stream' : req.download ? '*/*' : req.responseType === 'text' ? 'text/plain, application/json' : 'application/json',
+    accept: request.stream ? 'text/event-stream' : request.download ? '*/*' : request.responseType === 'text' ? 'text/plain, application/json' : 'application/json',
   };
-  if (req.form) headers['content-type'] = req.form.contentType;
-  else if (req.body !== undefined) headers['content-type'] = 'application/json';
+  if (formType) headers['content-type'] = formType;
+  else if (request.body !== undefined) headers['content-type'] = 'application/json';
   // A download from another origin (a CDN) gets none of the client's headers: they may hold credentials.
-  if (req.auth !== false) copyHeaders(call.config.defaultHeaders, headers);
+  if (call.auth) copyHeaders(call.config.defaultHeaders, headers);
   if (call.options.headers) copyHeaders(call.options.headers, headers);
   // One key per logical POST, identical on every retry and failover attempt.
-  if (req.method === 'POST' && !headers['idempotency-key']) headers['idempotency-key'] = `ug-${uuid()}`;
+  if (request.method === 'POST' && !headers['idempotency-key']) headers['idempotency-key'] = `ug-${uuid()}`;
   return headers;
 }
 

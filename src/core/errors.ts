@@ -72,6 +72,27 @@ export class APITimeoutError extends APIConnectionError {
   }
 }
 
+/**
+ * A stream broke (cut, or ended without its end marker) after content had reached the
+ * caller, so it was not retried: sending the request again would repeat what the caller
+ * already has. `partial` is what the caller received, accumulated: for chat a
+ * `ChatCompletion` whose `finish_reason` is null, for legacy completions a `Completion`, for
+ * responses the last `Response` the stream described. `finalChatCompletion()` rejects with
+ * the same error.
+ * @example
+ * try { for await (const chunk of stream) render(chunk); }
+ * catch (err) { if (StreamInterruptedError.isInstance(err)) save(err.partial); else throw err; }
+ */
+export class StreamInterruptedError<P = unknown> extends APIConnectionError {
+  static override readonly kind = 'StreamInterruptedError';
+  /** What the caller received before the cut, accumulated (see the class's description). */
+  readonly partial: P | undefined;
+  constructor(message: string, options: { cause?: unknown; partial: P | undefined }) {
+    super(message, { cause: options.cause });
+    this.partial = options.partial;
+  }
+}
+
 /** The caller's `AbortSignal` fired (or a stream's `controller.abort()` was called). */
 export class APIUserAbortError extends GatewayError {
   static override readonly kind = 'APIUserAbortError';

@@ -47,6 +47,11 @@ export class BaseURLPool {
     return [this.main, this.backup].find((base) => base !== undefined && (url === base || url.startsWith(`${base}/`)));
   }
 
+  /** True when `origin` (scheme, host and port) is that of one of the bases: the only origins the key may go to. */
+  isOwnOrigin(origin: string): boolean {
+    return [this.main, this.backup].some((base) => base !== undefined && new URL(base).origin === origin);
+  }
+
   markFailed(base: string, now = Date.now()): void {
     this.#failedAt.set(base, now);
   }

@@ -2,12 +2,11 @@ import type { Redactor } from '../internal/redact.js';
 import { createAPIError, excerpt, toConnectionError } from './error-factory.js';
 import { APIConnectionError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
 
-// The reader of toReadableStream() bodies, loaded with the first read (stream-from-readable.ts).
+// The reader of toReadableStream() bodies (stream-from-readable.ts).
 
 /**
  * The reader holds no key (the route removed the client's before writing), so there is
- * nothing to remove from what its errors quote. Not a Redactor instance: importing the class
- * would make app bundlers split it into a chunk of its own (docs/architecture.md#size).
+ * nothing to remove from what its errors quote.
  */
 const NO_SECRETS = { string: (text: string) => text } as Pick<Redactor, 'string'> as Redactor;
 

@@ -1,5 +1,6 @@
 import type { Redactor } from '../internal/redact.js';
 import type { CoreEvents } from './hooks.js';
+import { formatLine } from './log-lines.js';
 
 /** How much the client logs. @default process.env.GATEWAY_LOG ?? 'warn' */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
@@ -25,27 +26,14 @@ type EventName = keyof typeof eventLevels;
 /**
  * The logger as a subscriber of the same events as the hooks: `debug` logs every attempt
  * and response, `info` retries, failovers and model fallbacks, `warn` calls that failed
- * for good after a retry or a refused wait. Lines pass through the redactor. The wording
- * (log-lines.ts) loads on first use; events that come before it are queued and written in order.
+ * for good after a retry or a refused wait. Lines pass through the redactor.
  */
 export function loggerEvents(logger: Logger, level: LogLevel, redactor: Redactor): CoreEvents {
   const rank = LOG_LEVELS.indexOf(level);
-  let format: ((name: EventName, info: never) => string) | undefined;
-  let queue: Array<[EventName, never]> | undefined = [];
-  const write = (name: EventName, info: never) => logger[eventLevels[name]](redactor.string(`[unified-gateway] ${(format as NonNullable<typeof format>)(name, info)}`));
   const events: Record<string, (info: never) => void> = {};
   for (const name of Object.keys(eventLevels) as EventName[]) {
-    if (rank >= LOG_LEVELS.indexOf(eventLevels[name])) events[name] = (info) => (format ? write(name, info) : queue?.push([name, info]));
-  }
-  if (Object.keys(events).length > 0) {
-    import('./log-lines.js').then(
-      (m) => {
-        format = m.formatLine as typeof format;
-        for (const [name, info] of queue ?? []) write(name, info);
-        queue = undefined;
-      },
-      (error: unknown) => logger.error(`[unified-gateway] could not load the log formatter: ${String(error)}`),
-    );
+    if (rank < LOG_LEVELS.indexOf(eventLevels[name])) continue;
+    events[name] = (info) => logger[eventLevels[name]](redactor.string(`[unified-gateway] ${formatLine(name, info)}`));
   }
   return events as CoreEvents;
 }

@@ -7,7 +7,7 @@ import type { AttemptInfo, RetryInfo } from './hooks.js';
 import type { RetryPacing } from './retry.js';
 
 // After a failed attempt: what it means (decide.ts), then acting on it: the base's health,
-// the hooks, the pause, or the error to give up with. Loaded with the first failure.
+// the hooks, the pause, or the error to give up with.
 
 /** Where one model's request stands between attempts; `recover` moves it on. */
 export interface Progress {
@@ -34,7 +34,7 @@ export async function recover(call: CallState, request: PreparedRequest, at: { e
   const error = at.error instanceof BaseRedirect ? at.error.error : at.error;
   const situation = situationAfter(call, { error, info, retries: progress.retries, pinned: request.pinned });
   situation.redirectedTo = redirect?.baseURL;
-  if (request.req.url === undefined && (redirect || isRetryable(situation.kind))) pool.markFailed(info.baseURL);
+  if (call.url === undefined && (redirect || isRetryable(situation.kind))) pool.markFailed(info.baseURL);
   const decision = decide(situation);
   if (decision.action === 'fallback') {
     call.models.shift();
@@ -44,7 +44,7 @@ export async function recover(call: CallState, request: PreparedRequest, at: { e
   const status = error instanceof APIError ? error.status : null;
   if (decision.action === 'retry') {
     progress.retries++;
-    await pauseBeforeRetry(call, request, { ...info, error: error as GatewayError, status, delayMs: decision.delayMs, nextBaseURL: decision.baseURL });
+    await pauseBeforeRetry(call, { ...info, error: error as GatewayError, status, delayMs: decision.delayMs, nextBaseURL: decision.baseURL });
   } else events.onFailover?.({ ...info, error: error as GatewayError, status, from: info.baseURL, to: decision.baseURL });
   progress.baseURL = decision.baseURL;
   return undefined;
@@ -71,15 +71,16 @@ function situationAfter(call: CallState, at: { error: unknown; info: AttemptInfo
 }
 
 /** Tells the hooks, pauses (an abort ends the pause at once), then lets the request's owner hold the retry. */
-async function pauseBeforeRetry(call: CallState, request: PreparedRequest, retry: RetryInfo): Promise<void> {
+async function pauseBeforeRetry(call: CallState, retry: RetryInfo): Promise<void> {
   const { events } = call.config;
-  request.req.onRetry?.(retry);
+  const { onRetry, beforeRetry } = call.request;
+  onRetry?.(retry);
   events.onRetry?.(retry);
   if (retry.nextBaseURL !== retry.baseURL) events.onFailover?.({ ...retry, from: retry.baseURL, to: retry.nextBaseURL });
-  await sleep(retry.delayMs, request.signal).catch(() => {
-    throw call.stopped(request.signal, `${retry.method} ${retry.url}`);
+  await sleep(retry.delayMs, call.signal).catch(() => {
+    throw call.stopped(`${retry.method} ${retry.url}`);
   });
-  if (request.req.beforeRetry) await request.req.beforeRetry(retry);
+  if (beforeRetry) await beforeRetry(retry);
 }
 
 /** The error a call gives up with: a pause that does not fit the budget becomes an APITimeoutError. */

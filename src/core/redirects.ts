@@ -1,66 +1,54 @@
-import type { APIError } from './errors.js';
 import { BaseRedirect, GatewayError, MAX_REDIRECTS } from './errors.js';
-import type { BaseURLPool } from './failover.js';
-import type { AttemptInfo } from './hooks.js';
-import type { CoreConfig } from './types.js';
+import { apiError, shownURL, type AttemptContext } from './transport.js';
 
-/** Where the next hop of a followed redirect goes. */
-export interface NextHop {
+/** Statuses that redirect when they carry a Location header. */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** A response that redirects: a 3xx with a Location, or a browser's opaque redirect. */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (REDIRECT_STATUSES.has(response.status) && response.headers.has('location'));
+}
+
+/** Where the next hop of a followed redirect goes, and what it sends. */
+export interface Hop {
   url: string;
   method: string;
-  sent: string | Blob | null;
+  body: string | Blob | null;
+  headers: Record<string, string>;
+  /** Redirects followed so far. */
+  count: number;
 }
 
-type MakeError = (response: Response, payload: unknown, extra: { message: string }) => Promise<APIError>;
-
 /**
- * Decides a redirect: one to the client's other base URL is a failover (BaseRedirect),
- * one within the same origin is followed with the key (303 as a GET; other statuses keep
- * their method and body, which is what a moved API call wants), any other origin is refused
- * with an APIError naming the target, so the key never goes there. A download is the
- * exception: it follows a hand-off to another origin (a CDN), without the key.
+ * Decides a redirect: one to the client's other base URL is a failover (BaseRedirect), one
+ * within the same origin is followed with the key (303 as a GET; other statuses keep their
+ * method and body, which is what a moved API call wants), any other origin is refused with an
+ * APIError naming the target, so the key never goes there. A download is the exception: it
+ * follows a hand-off to another origin (a CDN), without the key.
  */
-export async function followRedirect(
-  response: Response,
-  at: AttemptInfo & { hop: number; method: string; sent: string | Blob | null; headers: Record<string, string>; download: boolean },
-  config: CoreConfig,
-  apiError: MakeError,
-): Promise<NextHop> {
+export function followRedirect(ctx: AttemptContext, response: Response, hop: Hop): Hop {
   // Browsers hide a manual redirect's target (an "opaque redirect", status 0).
   if (response.type === 'opaqueredirect') {
-    throw new GatewayError(`The gateway answered with a redirect (${at.method} ${at.url}), which a browser does not let the SDK inspect or follow safely. Set baseURL to the address that serves the API.`);
+    throw new GatewayError(`The gateway answered with a redirect (${hop.method} ${shownURL(hop.url)}), which a browser does not let the SDK inspect or follow safely. Set baseURL to the address that serves the API.`);
   }
   void response.body?.cancel().catch(() => undefined);
-  const target = new URL(response.headers.get('location') ?? '', at.url).href;
-  // Named in messages without its query: a hand-off to a CDN often carries a signed token there.
-  const shown = target.replace(/[?#].*$/s, '');
-  if (at.download) {
-    // A download may hand off to a CDN: follow it, the key only to the client's base origins.
-    if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${shown})` });
+  const target = new URL(response.headers.get('location') ?? '', hop.url).href;
+  const shown = shownURL(target);
+  const refuse = (message: string) => apiError(ctx, response, undefined, { message });
+  if (hop.count >= MAX_REDIRECTS) throw refuse(`Too many redirects (last to ${shown})`);
+  const { pool } = ctx.call.config;
+  const next = { ...hop, url: target, count: hop.count + 1 };
+  if (ctx.call.request.download) {
     // Nothing that could be a credential goes to another origin: only Accept is kept.
-    if (!isOwnOrigin(config.pool, new URL(target).origin)) {
-      for (const name of Object.keys(at.headers)) if (name !== 'accept') delete at.headers[name];
-    }
-    return { url: target, method: 'GET', sent: null };
+    if (!pool.isOwnOrigin(new URL(target).origin)) next.headers = { accept: hop.headers.accept ?? '*/*' };
+    return { ...next, method: 'GET', body: null };
   }
-  const otherBase = config.pool.baseOf(target);
-  if (otherBase !== undefined && otherBase !== at.baseURL) throw new BaseRedirect(otherBase, await apiError(response, undefined, { message: `Redirected to the other base URL (${shown})` }));
-  if (new URL(target).origin !== new URL(at.url).origin) {
-    throw await apiError(response, undefined, {
-      message: `Redirected to ${shown}; not followed: the API key is only sent to the configured base URLs. Set baseURL to the address that serves the API`,
-    });
+  const otherBase = pool.baseOf(target);
+  if (otherBase !== undefined && otherBase !== ctx.info.baseURL) throw new BaseRedirect(otherBase, refuse(`Redirected to the other base URL (${shown})`));
+  if (new URL(target).origin !== new URL(hop.url).origin) {
+    throw refuse(`Redirected to ${shown}; not followed: the API key is only sent to the configured base URLs. Set baseURL to the address that serves the API`);
   }
-  if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${shown})` });
-  if (response.status !== 303) return { url: target, method: at.method, sent: at.sent };
-  delete at.headers['content-type'];
-  return { url: target, method: 'GET', sent: null };
-}
-
-/**
- * True when `origin` (scheme, host and port) is that of one of the client's base URLs: the
- * only origins the key may go to. Here rather than on BaseURLPool: only downloads and
- * redirects, both loaded on first use, need it.
- */
-export function isOwnOrigin(pool: BaseURLPool, origin: string): boolean {
-  return [pool.main, pool.backup].some((base) => base !== undefined && new URL(base).origin === origin);
+  if (response.status !== 303) return next;
+  const { 'content-type': _dropped, ...headers } = hop.headers;
+  return { ...next, method: 'GET', body: null, headers };
 }

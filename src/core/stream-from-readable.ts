@@ -1,5 +1,7 @@
 import type { APIConnectionError, APIUserAbortError, GatewayError } from './errors.js';
-import { Stream, type StreamClass } from './stream.js';
+import { readJSONLines } from './json-lines.js';
+import { Stream } from './stream.js';
+import type { StreamClass } from './types.js';
 
 /** Options of {@link streamFromReadable}. */
 export interface StreamFromReadableOptions {
@@ -36,15 +38,7 @@ export function openReadable<S extends Stream<unknown>>(body: ReadableStream<Uin
   const controller = options.controller ?? new AbortController();
   // The generator does not run before the first next(), so `stream` is set by then.
   let stream: S | undefined;
-  stream = new Class(readLater(body, controller, (frame) => stream?._observe(frame)) as AsyncIterator<never>, controller);
+  const frames = readJSONLines(body, controller, (frame) => stream?._observe(frame));
+  stream = new Class(frames as AsyncIterator<never>, controller);
   return stream;
-}
-
-/**
- * The reader (json-lines.ts) loads with the first read: an app that imports this module
- * but has not read yet carries only the Stream class.
- */
-async function* readLater(body: ReadableStream<Uint8Array>, controller: AbortController, observe: (frame: unknown) => void): AsyncGenerator<unknown, void, undefined> {
-  const { readJSONLines } = await import('./json-lines.js');
-  yield* readJSONLines(body, controller, observe);
 }

@@ -1,52 +1,59 @@
 import { APIError, GatewayError, isErrorPayload } from './errors.js';
 
-// The Stream class alone: what a stream is to its reader. The SSE reader that fills one
-// (streaming.ts, with eventsource-parser) loads with the first stream; this module does not
-// need it, so code that only makes or reads streams (streamFromReadable) stays light.
-
-/** A Stream subclass, as `_stream` constructs it. */
-export type StreamClass<S> = new (iterator: AsyncIterator<never>, controller: AbortController) => S;
-
 /**
  * A server-sent event stream of parsed JSON frames.
  *
  * Iterate it once with `for await`; leaving the loop early cancels the HTTP body. A stream
  * that ends without `data: [DONE]`, carries an error frame, is cut, or stays silent past its
- * idle timeout throws a typed error instead of ending quietly.
+ * idle timeout throws a typed error instead of ending quietly; one cut after content reached
+ * you throws `StreamInterruptedError` with what arrived.
  *
  * @example
  * const stream = await client.chat.completions.create({ model, messages, stream: true });
  * for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? '');
  */
 export class Stream<T> implements AsyncIterable<T> {
+  /** @internal Event types that end this endpoint's stream normally; undefined: it ends with `data: [DONE]`. */
+  static readonly terminalEvents: readonly string[] | undefined = undefined;
+
+  /** @internal True for a frame that carries content (until the first one, a cut stream is retried). */
+  static hasContent(_frame: unknown): boolean {
+    return true;
+  }
+
   /** Aborting it cancels the request and ends iteration with {@link APIUserAbortError}. */
   readonly controller: AbortController;
-  #iterator: AsyncIterator<T>;
+  #source: AsyncIterator<T>;
   #claimed = false;
 
   /** @internal Streams are created by the client; there is no public constructor use. */
-  constructor(iterator: AsyncIterator<T>, controller: AbortController) {
-    this.#iterator = iterator;
+  constructor(source: AsyncIterator<T>, controller: AbortController, _params?: unknown) {
+    this.#source = source;
     this.controller = controller;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#claimed) throw new GatewayError('A Stream can be iterated only once.');
     this.#claimed = true;
-    return this.#iterator;
+    return this.#source;
   }
 
   /**
-   * @internal Called with every frame before it is yielded; subclasses that accumulate
-   * (`finalChatCompletion`) override it. Synchronous, so it adds no await per frame.
+   * @internal Called with every frame just before the caller gets it; subclasses that
+   * accumulate (`finalChatCompletion`) override it. Synchronous: no await per frame.
    */
   _observe(_frame: T): void {}
+
+  /** @internal What the caller has received so far, accumulated; `StreamInterruptedError.partial` after a cut. */
+  _partial(): unknown {
+    return undefined;
+  }
 
   /** Reads what is left, for subclasses that accumulate (see `finalChatCompletion`). */
   protected async drain(): Promise<void> {
     this.#claimed = true;
     for (;;) {
-      const { done } = await this.#iterator.next();
+      const { done } = await this.#source.next();
       if (done) return;
     }
   }

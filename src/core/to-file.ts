@@ -1,5 +1,5 @@
 import { claimStreams } from './file-streams.js';
-import type { ToFileOptions, Uploadable } from './uploads.js';
+import { readUpload, type ToFileOptions, type Uploadable } from './uploads.js';
 
 /**
  * Turns any {@link Uploadable} into a `File` with a name, so the gateway can tell its
@@ -13,5 +13,5 @@ import type { ToFileOptions, Uploadable } from './uploads.js';
 export async function toFile(data: Uploadable | Promise<Uploadable>, name?: string, options?: ToFileOptions): Promise<File> {
   // Before the first await: a missing file's stream error would otherwise crash the process.
   claimStreams([data]);
-  return (await import('./uploads.js')).readUpload(data, name, options);
+  return readUpload(data, name, options);
 }

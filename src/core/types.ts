@@ -3,7 +3,7 @@ import type { BaseURLPool } from './failover.js';
 import type { CoreEvents, RetryInfo } from './hooks.js';
 import type { ModelId } from './model-catalog.js';
 import type { RetryPacing } from './retry.js';
-import type { CallObserver, Telemetry } from './telemetry.js';
+import type { Telemetry } from './telemetry.js';
 
 // The types the core's stages share: what a caller passes, what a resource describes, what
 // the client resolved. Kept apart from the code so that no two core modules import each other.
@@ -68,59 +68,109 @@ export interface CoreConfig {
   readonly telemetry: Telemetry | undefined;
 }
 
-/** One HTTP request, as a resource describes it (the same for every attempt). */
-export interface CoreRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Relative path without a leading slash: `chat/completions`. */
-  path: string;
-  /** JSON body; serialised once and reused on every attempt. */
-  body?: unknown | undefined;
-  /** A multipart body, built once as a Blob so every attempt replays it whole. */
-  form?: { blob: Blob; contentType: string } | undefined;
-  /** Send every attempt to this base URL (no failover): for resources that live on one base. */
-  baseURL?: string | undefined;
-  /** Told which base URL answered successfully. */
-  onServed?: ((baseURL: string) => void) | undefined;
-  /** Told of each retry of this request, before its pause (createMany adapts its concurrency to rate limits). */
-  onRetry?: ((info: RetryInfo) => void) | undefined;
-  /**
-   * Awaited after a retry's pause, right before the next attempt is sent: a caller that
-   * bounds requests in flight (createMany) holds the retry here until a slot is free.
-   */
-  beforeRetry?: ((info: RetryInfo) => Promise<void> | void) | undefined;
-  /** Expect `text/event-stream`. */
-  stream?: boolean | undefined;
-  /** `text` returns the body as a string (transcripts as srt, vtt or text). @default 'json' */
-  responseType?: 'json' | 'text' | undefined;
-  /** Aborts the request from inside the SDK (a Stream's controller). */
-  controller?: AbortController | undefined;
-  /** An absolute URL instead of a base URL and `path` (downloads): no failover, no effect on base health. */
-  url?: string | undefined;
-  /** Send the Authorization header. @default true */
-  auth?: boolean | undefined;
-  /**
-   * Resolve once the first body bytes arrived, with the opened body as the data (like a
-   * stream, without its content checks). Redirects to another origin are followed without
-   * the key: a download URL often hands off to a CDN.
-   */
-  download?: boolean | undefined;
+/** What checks a method's arguments before anything is sent: a request's `schema.ts`, imported by name. */
+export interface Schema {
+  /** Throws a ValidationError naming the first field that breaks a rule. */
+  check(value: unknown): void;
 }
 
-/** What an attempt produced: the response, and its parsed body (JSON, text, or the opened stream). */
-export interface Answer {
+/** Multipart fields, and which of them are files (read once per call, so retries and fallbacks replay the same bytes). */
+export interface FormRequest {
+  fields: object;
+  files: readonly string[];
+}
+
+/**
+ * One method call, as a resource describes it: plain data the core runs (core/call.ts
+ * `runCall`). The same for every attempt; a fallback model only changes `body.model`.
+ */
+export interface CallRequest<T = unknown> {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Relative path without a leading slash: `chat/completions`; `{name}` placeholders are filled from `pathParams`. */
+  path: string;
+  /** Values of the path's placeholders, encoded (and refused when they would change the route) by the core. */
+  pathParams?: Readonly<Record<string, unknown>> | undefined;
+  /** The JSON body, serialised once and reused on every attempt. */
+  body?: object | undefined;
+  /** A multipart body instead of `body`. */
+  form?: FormRequest | undefined;
+  /** Checks `body` (or `form.fields`) before anything is sent. */
+  schema?: Schema | undefined;
+  /** The model asked for: with it, model fallback applies (its body field is swapped). */
+  model?: string | undefined;
+  /** Whether the client's per-model `fallbackModels` apply (not for embeddings: vectors of different models do not mix). @default true */
+  clientFallbacks?: boolean | undefined;
+  /** The answer is server-sent events, read into this Stream class. */
+  stream?: StreamClass<unknown> | undefined;
+  /** Handed to the stream class's constructor (parse() gives its params, to parse the final completion). */
+  streamParams?: unknown;
+  /** Shapes the parsed body into the result. @default the body as it is */
+  map?: ((data: unknown, response: Response) => T | Promise<T>) | undefined;
+  /** Turns a failure into the error the method documents. */
+  mapError?: ((error: unknown) => unknown) | undefined;
+  /** `text` returns the body as a string (transcripts as srt, vtt or text). @default 'json' */
+  responseType?: 'json' | 'text' | undefined;
+  /** Send every attempt to this base URL (no failover): for resources that live on one base. */
+  baseURL?: string | undefined;
+  /**
+   * A URL instead of a base URL and `path` (downloads): absolute, or relative to `baseURL` (else
+   * the main base). No failover, no effect on base health; the key goes only to the client's
+   * own origins.
+   */
+  url?: string | undefined;
+  /**
+   * A download: resolves once the first body bytes arrived, with a Response whose body
+   * reports progress. Redirects to another origin are followed without the key: a download
+   * URL often hands off to a CDN.
+   */
+  download?: { onProgress?: ((progress: DownloadProgress) => void) | undefined } | undefined;
+  /** Told which base URL answered successfully. */
+  onServed?: ((baseURL: string) => void) | undefined;
+  /** Told of each retry, before its pause (createMany adapts its concurrency to rate limits). */
+  onRetry?: ((info: RetryInfo) => void) | undefined;
+  /** Awaited after a retry's pause, right before the next attempt: createMany holds a retry here until a slot is free. */
+  beforeRetry?: ((info: RetryInfo) => Promise<void> | void) | undefined;
+}
+
+/**
+ * A Stream subclass as the core constructs it: from the events' source, the call's
+ * controller, and the request's `streamParams`. Its statics say how its endpoint's stream
+ * ends and which frames carry content (see `Stream`).
+ */
+export interface StreamClass<S> {
+  new (source: AsyncIterator<never>, controller: AbortController, params?: unknown): S;
+  /** Event types that end the stream normally, for endpoints that send no `[DONE]`. */
+  readonly terminalEvents: readonly string[] | undefined;
+  /** True for a frame that carries content; before the first one a cut stream is retried. */
+  hasContent(frame: unknown): boolean;
+}
+
+/** What a call hands back: the response, and the result unless the raw response was asked for. */
+export interface CallOutcome<T> {
+  response: Response;
+  data?: T;
+}
+
+/** What an attempt produced: the response, and its body (parsed JSON or text, the opened stream or download). */
+export interface Reply {
   response: Response;
   /** Undefined for a raw call (`asResponse()`). */
   data: unknown;
 }
 
-/** A streamed response whose first bytes have arrived: from here on it is never retried. */
-export interface OpenStream {
+/** How far a download has come. */
+export interface DownloadProgress {
+  loadedBytes: number;
+  /** From Content-Length; null when the server did not say (or compressed the body). */
+  totalBytes: number | null;
+}
+
+/** A download whose first bytes have arrived: from here on it is never retried. */
+export interface OpenBody {
   reader: ReadableStreamDefaultReader<Uint8Array>;
   first: Uint8Array;
-  /** Aborts when the caller's signal or the stream's controller aborts. */
+  /** Aborts when the caller's signal aborts. */
   signal: AbortSignal;
   method: string;
   url: string;
-  /** The call's observer, told of each frame and of the stream's end (a download's is unused). */
-  observer?: CallObserver | undefined;
 }

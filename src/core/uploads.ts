@@ -14,7 +14,7 @@ export interface ToFileOptions {
   type?: string | undefined;
 }
 
-/** The implementation of the public `toFile` (core/to-file.ts), loaded on first use (docs/architecture.md#loading-on-first-use). */
+/** The implementation of the public `toFile` (core/to-file.ts), and how multipart.ts reads a file field. */
 export async function readUpload(data: Uploadable | Promise<Uploadable>, name?: string, options: ToFileOptions = {}, field = 'file'): Promise<File> {
   const value = await data;
   // A stream passed as a promise could not be claimed at the call: claim it now.

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OpenStream } from '../../src/core/types.js';
-import { iterateSSE, type SSEOptions } from '../../src/core/streaming.js';
+import { SSEReader, type SSEOptions } from '../../src/core/sse-reader.js';
 import { APIConnectionError, APIError, GatewayError } from '../../src/index.js';
 import { Redactor } from '../../src/internal/redact.js';
 import { isErrorPayload } from '../../src/core/errors.js';
@@ -27,16 +26,26 @@ function split(bytes: Uint8Array, sizes: number[]): Uint8Array[] {
   return pieces;
 }
 
-/** An opened stream as request.ts hands it over: the first piece already read, the rest behind a reader. */
-function opened(pieces: Uint8Array[]): OpenStream {
-  let next = 1;
+/** A reader over a body that delivers these pieces, as the client opens one (every frame counts as content). */
+function opened(pieces: Uint8Array[], sse: Partial<SSEOptions>): SSEReader {
+  let next = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (next >= pieces.length) return controller.close();
       controller.enqueue(pieces[next++] as Uint8Array);
     },
   });
-  return { reader: body.getReader(), first: pieces[0] ?? new Uint8Array(0), signal: new AbortController().signal, method: 'POST', url: 'http://gateway.test/v1/chat/completions' };
+  const options: SSEOptions = {
+    signal: new AbortController().signal,
+    controller: new AbortController(),
+    idleTimeoutMs: 60_000,
+    redactor: new Redactor(),
+    where: 'POST http://gateway.test/v1/chat/completions',
+    terminalEvents: undefined,
+    hasContent: () => true,
+    observer: undefined,
+  };
+  return new SSEReader(body.getReader(), { ...options, ...sse });
 }
 
 interface Outcome {
@@ -46,10 +55,11 @@ interface Outcome {
 
 /** Reads every frame (as JSON text) and the error that ended the stream, if any; rejects if that takes longer than RUN_LIMIT_MS. */
 async function read(pieces: Uint8Array[], sse: Partial<SSEOptions> = {}): Promise<Outcome> {
-  const iterator = iterateSSE<unknown>(opened(pieces), new AbortController(), { idleTimeoutMs: 60_000, redactor: new Redactor(), ...sse });
+  const iterator = opened(pieces, sse);
   const frames: string[] = [];
   const run = (async (): Promise<Outcome> => {
     try {
+      await iterator.open();
       for (let r = await iterator.next(); !r.done; r = await iterator.next()) frames.push(JSON.stringify(r.value));
       return { frames };
     } catch (error) {
@@ -154,8 +164,9 @@ describe('SSE reader properties', () => {
 
   it('ends any bytes at all in frames or a GatewayError, never a hang, the same however split', async () => {
     await fc.assert(
-      fc.asyncProperty(soupArb, sizesArb, fc.boolean(), async (bytes, sizes, expectDone) => {
-        const sse = expectDone ? {} : { expectDone: false };
+      fc.asyncProperty(soupArb, sizesArb, fc.boolean(), async (bytes, sizes, withDone) => {
+        // Ended by [DONE], or by a terminal event as the responses endpoint is.
+        const sse = withDone ? {} : { terminalEvents: ['response.completed'] };
         const whole = await read([bytes], sse);
         if (whole.error) expect(whole.error.typed, `${whole.error.name}: ${whole.error.message}`).toBe(true);
         expect(await read(split(bytes, sizes), sse)).toEqual(whole);
@@ -168,12 +179,13 @@ describe('SSE reader properties', () => {
   async function throughClient(pieces: Uint8Array[], endpoint: 'chat' | 'responses' = 'chat'): Promise<Outcome> {
     const fetch = async () => sseResponse(piecesBody(pieces));
     const gateway = client({ fetch, maxRetries: 0 });
-    const stream =
-      endpoint === 'chat'
-        ? await gateway.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })
-        : await gateway.responses.create({ model: 'm', input: 'hi', stream: true });
     const frames: string[] = [];
     try {
+      // What goes wrong before the first content rejects create(); after it, the iteration.
+      const stream =
+        endpoint === 'chat'
+          ? await gateway.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true })
+          : await gateway.responses.create({ model: 'm', input: 'hi', stream: true });
       for await (const frame of stream as AsyncIterable<unknown>) frames.push(JSON.stringify(frame));
       return { frames };
     } catch (error) {

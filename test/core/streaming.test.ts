@@ -89,7 +89,8 @@ describe('SSE decoding', () => {
 
   it('throws GatewayError for a frame that is not JSON', async () => {
     serve(() => 'data: {not json\n\n');
-    const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+    // Before any content: create() rejects (a frame that is not JSON is not retried).
+    const err = await client().chat.completions.create(streamParams).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GatewayError);
     expect((err as Error).message).toContain('Invalid JSON');
   });
@@ -397,7 +398,8 @@ describe('what real gateways stream (REALITIES.md)', () => {
     ['null', 'null'],
     ['a number', '7'],
   ])('throws GatewayError, not a TypeError, for a responses event that is %s', async (_, data) => {
-    server.use(http.post(`${BASE}/responses`, () => sseResponse(`data: {"type":"response.created","response":{"id":"r"}}\n\ndata: ${data}\n\n`)));
+    const delta = '{"type":"response.output_text.delta","delta":"a"}';
+    server.use(http.post(`${BASE}/responses`, () => sseResponse(`data: {"type":"response.created","response":{"id":"r"}}\n\ndata: ${delta}\n\ndata: ${data}\n\n`)));
     const stream = await client().responses.create({ model: 'm', input: 'hi', stream: true });
     const err = await stream.finalResponse().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GatewayError);

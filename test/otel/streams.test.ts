@@ -85,7 +85,7 @@ describe('openTelemetry(): a stream', () => {
     expect(error).toBeInstanceOf(Error);
     const [call] = callSpan(sdk);
     expect(call!.status).toEqual({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-    expect(call!.attributes['error.type']).toBe('APIConnectionError');
+    expect(call!.attributes['error.type']).toBe('StreamInterruptedError');
   });
 
   it('ends the span when the stream is aborted', async () => {

@@ -11,6 +11,7 @@ import {
   NotFoundError,
   RateLimitError,
   ServiceUnavailableError,
+  StreamInterruptedError,
 } from '../../src/index.js';
 import { createMockGateway, type MockGateway, type Served } from '../../src/testing/index.js';
 import { useMswServer } from '../helpers/msw.js';
@@ -175,11 +176,12 @@ describe('scripted faults', () => {
   });
 
   it('stalls a stream; pings keep it alive until the stall limit, silence trips the idle timeout', async () => {
-    const silent = createMockGateway({ faults: [{ type: 'stall', afterFrames: 1 }] });
+    // After frame 2, the first with text: the caller has content, so the stream fails rather than being retried.
+    const silent = createMockGateway({ faults: [{ type: 'stall', afterFrames: 2 }] });
     const s1 = await direct(silent, { idleTimeout: 60 }).chat.completions.create({ ...chat, stream: true });
     await expect(s1.finalChatCompletion()).rejects.toBeInstanceOf(APITimeoutError);
 
-    const pinging = createMockGateway({ stallTimeoutMs: 200, faults: [{ type: 'stall', afterFrames: 1, pingEveryMs: 20 }] });
+    const pinging = createMockGateway({ stallTimeoutMs: 200, faults: [{ type: 'stall', afterFrames: 2, pingEveryMs: 20 }] });
     const s2 = await direct(pinging, { idleTimeout: 60 }).chat.completions.create({ ...chat, stream: true });
     const err = await s2.finalChatCompletion().catch((e: unknown) => e);
     // Not an idle timeout: the pings kept it alive until the mock closed it without [DONE].
@@ -221,12 +223,15 @@ describe('served on 127.0.0.1 (listen)', () => {
   });
 
   it('drops the socket for a disconnect fault and cuts it mid-stream', async () => {
-    const mock = createMockGateway({ faults: [{ type: 'disconnect' }, { type: 'stream_cut', afterFrames: 1 }] });
+    const mock = createMockGateway({ faults: [{ type: 'disconnect' }, { type: 'stream_cut', afterFrames: 1 }, { type: 'stream_cut', afterFrames: 2 }] });
     served = await mock.listen();
     const client = new Gateway({ apiKey: KEY, baseURL: served.url, maxRetries: 0 });
     await expect(client.models.list()).rejects.toBeInstanceOf(APIConnectionError);
+    // Cut after the role-only first chunk: nothing reached the caller, create() rejects (retried when retries are left).
+    await expect(client.chat.completions.create({ ...chat, stream: true })).rejects.toThrow(/Stream interrupted/);
+    // Cut after text: the stream throws what arrived.
     const stream = await client.chat.completions.create({ ...chat, stream: true });
-    await expect(stream.finalChatCompletion()).rejects.toThrow(/Stream interrupted/);
+    await expect(stream.finalChatCompletion()).rejects.toBeInstanceOf(StreamInterruptedError);
   });
 
   it('answers bad parameters with 400 over the wire', async () => {

@@ -2,12 +2,9 @@ import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
 import type { Stream } from '../../core/stream.js';
-import { lazy } from '../../internal/lazy.js';
+import * as schema from './schema.js';
+import { CompletionStream } from './stream.js';
 import type { CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming, CompletionCreateParams, Completion } from './types.js';
-
-/** The schema (and zod) load with the first call; see core/resource.ts. */
-const loadSchema = lazy(() => import('./schema.js'));
-const loadStream = lazy(() => import('../../core/stream.js').then((m) => m.Stream<Completion>));
 
 /** `client.completions`: legacy text completions (chat completions are preferred). */
 export class Completions extends APIResource {
@@ -21,6 +18,6 @@ export class Completions extends APIResource {
   create(body: CompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<Stream<Completion>>;
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>>;
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>> {
-    return this._post({ path: 'completions', body, schema: loadSchema, stream: loadStream }, options);
+    return this._post('completions', { body, schema, stream: CompletionStream }, options);
   }
 }

@@ -1,17 +1,16 @@
 import { APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
-import type { CoreRequest, RequestOptions } from '../../core/types.js';
+import type { CallRequest, RequestOptions } from '../../core/types.js';
 import { EmbeddingBatchError } from '../errors.js';
-import type { CreateEmbeddingResponse, Embedding } from './types.js';
+import type { CreateEmbeddingResponse, Embedding, Vector } from './types.js';
 
-// What createMany and iterate share, loaded with the first of them: the concurrency that
+// What createMany and iterate share, loaded with the first of them (bulk.ts): the concurrency that
 // backs off on rate limits (halved) and recovers (one step after a run of successes), and
 // the checks of their options and of a batch's answer.
 
-/** A vector as the caller asked for it: numbers, base64 as sent, or a Float32Array. */
-export type Vector = number[] | string | Float32Array;
+export type { Vector };
 
 /** The hooks a batch's request takes around its retries. */
-export type RetryHooks = Pick<CoreRequest, 'onRetry' | 'beforeRetry'>;
+export type RetryHooks = Pick<CallRequest, 'onRetry' | 'beforeRetry'>;
 
 /** One batch's request: the texts, the request options, and the hooks around its retries. */
 export type BatchCall = (input: string[], options: RequestOptions, retries: RetryHooks) => Promise<CreateEmbeddingResponse<Vector>>;

@@ -1,3 +1,5 @@
+import type { CreateEmbeddingResponse, EmbeddingCreateParams, Vector } from './types.js';
+
 /** Whether this platform stores floats little-endian, as the wire does (nearly every one does). */
 const littleEndian = new Uint8Array(new Float32Array([1]).buffer)[3] === 0x3f;
 
@@ -25,4 +27,24 @@ export function decodeFloat32(base64: string): number[] {
   const out = new Array<number>(floats.length);
   for (let i = 0; i < floats.length; i++) out[i] = floats[i] as number;
   return out;
+}
+
+type Format = EmbeddingCreateParams['encoding_format'];
+
+/** What goes on the wire: the caller's format, else base64 (a third of the bytes of JSON floats, decoded by `decodeAsAsked`). */
+export const wireFormat = (format: Format): 'float' | 'base64' => format ?? 'base64';
+
+/**
+ * The answer as the caller asked for it: base64 strings as sent; with `float32`, Float32Arrays
+ * (from base64 directly, or from the numbers of a server that sent floats); otherwise numbers.
+ */
+export function decodeAsAsked(format: Format, float32: boolean | undefined, data: unknown): CreateEmbeddingResponse<Vector> {
+  const res = data as CreateEmbeddingResponse<Vector>;
+  if (format === 'base64') return res;
+  for (const item of res.data) {
+    const vector = item.embedding;
+    if (float32) item.embedding = typeof vector === 'string' ? decodeFloat32Array(vector) : Float32Array.from(vector as number[]);
+    else if (typeof vector === 'string') item.embedding = decodeFloat32(vector);
+  }
+  return res;
 }

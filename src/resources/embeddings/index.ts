@@ -1,16 +1,19 @@
 import type { APIPromise } from '../../core/api-promise.js';
+import { ValidationError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
-import { lazy } from '../../internal/lazy.js';
-import type { CreateEmbeddingResponse, Embedding, EmbeddingCreateManyOptions, EmbeddingCreateManyParams, EmbeddingCreateParams, EmbeddingIterateOptions, EmbeddingIterateParams } from './types.js';
+import type { BatchCall } from './batches.js';
+import { decodeAsAsked, wireFormat } from './decode.js';
+import * as schema from './schema.js';
+import type { CreateEmbeddingResponse, Embedding, EmbeddingCreateManyOptions, EmbeddingCreateManyParams, EmbeddingCreateParams, EmbeddingIterateOptions, EmbeddingIterateParams, Vector } from './types.js';
 
 /** `float32: true`: vectors as Float32Array. */
 type Float32Options = { float32: true };
 /** Without `float32`. */
 type NotFloat32 = { float32?: false | undefined };
 
-/** The calls (with their schema and zod) load with the first one; see core/resource.ts. */
-const loadCalls = lazy(() => import('./calls.js'));
+/** The batching of createMany() and iterate(), loaded with the first of them. */
+const loadBulk = () => import('./bulk.js');
 
 /** `client.embeddings`: text to vectors. */
 export class Embeddings extends APIResource {
@@ -26,7 +29,11 @@ export class Embeddings extends APIResource {
   create(body: EmbeddingCreateParams & { encoding_format?: 'float' | undefined }, options?: RequestOptions): APIPromise<CreateEmbeddingResponse>;
   create(body: EmbeddingCreateParams, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<number[] | string>>;
   create(body: EmbeddingCreateParams, options?: RequestOptions): APIPromise<CreateEmbeddingResponse<number[] | string>> {
-    return this._callWhenLoaded(loadCalls, (m) => m.create(this._pipeline(), body, options));
+    // Only a request's own fallbackModels apply: vectors of different models do not mix.
+    const format = body?.encoding_format;
+    const sent = typeof body === 'object' && body !== null ? { ...body, encoding_format: wireFormat(format) } : body;
+    const map = (data: unknown) => decodeAsAsked(format, false, data) as CreateEmbeddingResponse<number[] | string>;
+    return this._post('embeddings', { body: sent, schema, clientFallbacks: false, map }, options);
   }
 
   /**
@@ -49,8 +56,11 @@ export class Embeddings extends APIResource {
   createMany(body: EmbeddingCreateManyParams & { encoding_format: 'base64' }, options?: EmbeddingCreateManyOptions & NotFloat32): Promise<CreateEmbeddingResponse<string>>;
   createMany(body: EmbeddingCreateManyParams & { encoding_format?: 'float' | undefined }, options?: EmbeddingCreateManyOptions & NotFloat32): Promise<CreateEmbeddingResponse>;
   createMany(body: EmbeddingCreateManyParams, options?: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse<number[] | string | Float32Array>>;
-  createMany(body: EmbeddingCreateManyParams, options?: EmbeddingCreateManyOptions): Promise<CreateEmbeddingResponse<number[] | string | Float32Array>> {
-    return loadCalls().then((m) => m.createMany(this._pipeline(), body, options));
+  async createMany(body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions = {}): Promise<CreateEmbeddingResponse<number[] | string | Float32Array>> {
+    // The same rules as create() for model, input, encoding_format and dimensions, before anything is sent.
+    schema.check(body);
+    const send = this.#batches(body, options.float32);
+    return (await loadBulk()).createMany(send, body, options);
   }
 
   /**
@@ -74,6 +84,20 @@ export class Embeddings extends APIResource {
   async *iterate(body: EmbeddingIterateParams, options?: EmbeddingIterateOptions): AsyncIterable<Embedding<number[] | string | Float32Array>> {
     // Opened before the code loads: a readline interface drops the lines it reads before its iterator exists.
     const opened = (body?.input as Partial<AsyncIterable<string>> | undefined)?.[Symbol.asyncIterator]?.();
-    yield* await (await loadCalls()).iterate(this._pipeline(), body, options, opened);
+    const { input: _input, ...rest } = body ?? {};
+    // create()'s rules for model, encoding_format and dimensions (the texts are checked as they are read), before anything is read.
+    const prepare = () => {
+      schema.check({ ...rest, input: 'x' });
+      return this.#batches(rest, options?.float32);
+    };
+    yield* (await loadBulk()).iterate(prepare, body, options ?? {}, opened);
+  }
+
+  /** The request of one batch of createMany or iterate: the same body but for `input`, through the same pipeline. */
+  #batches(body: Omit<EmbeddingCreateParams, 'input'>, float32: boolean | undefined): BatchCall {
+    if (float32 && body.encoding_format === 'base64') throw new ValidationError('float32', "cannot be combined with encoding_format: 'base64' (raw strings)");
+    const sent = { ...body, encoding_format: wireFormat(body.encoding_format) };
+    const map = (data: unknown): CreateEmbeddingResponse<Vector> => decodeAsAsked(body.encoding_format, float32, data);
+    return (input, requestOptions, retries) => this._request({ method: 'POST', path: 'embeddings', body: { ...sent, input }, map, ...retries }, requestOptions);
   }
 }

@@ -88,3 +88,6 @@ export interface EmbeddingIterateOptions extends Omit<EmbeddingCreateManyOptions
   /** Called after every batch is received. */
   onProgress?: ((progress: EmbeddingIterateProgress) => void) | undefined;
 }
+
+/** A vector as the caller asked for it: numbers, base64 as sent, or a Float32Array. */
+export type Vector = number[] | string | Float32Array;

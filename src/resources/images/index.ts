@@ -2,12 +2,9 @@ import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
 import { claimStreams } from '../../core/file-streams.js';
-import { lazy } from '../../internal/lazy.js';
+import { editSchema, generateSchema } from './schema.js';
 import type { ImageModel } from './sizes.js';
 import type { ImageGenerateParams, ImageEditParams, ImagesResponse } from './types.js';
-
-/** The calls (with their schemas and zod) load with the first one; see core/resource.ts. */
-const loadCalls = lazy(() => import('./calls.js'));
 
 /** `client.images`: generation and editing. */
 export class Images extends APIResource {
@@ -19,9 +16,8 @@ export class Images extends APIResource {
    * console.log(data[0]?.url);
    */
   generate<M extends ImageModel>(body: ImageGenerateParams<M>, options?: RequestOptions): APIPromise<ImagesResponse> {
-    return this._callWhenLoaded(loadCalls, (m) => m.generate(this._pipeline(), body, options));
+    return this._post('images/generations', { body, schema: generateSchema }, options);
   }
-
 
   /**
    * Edits an image (multipart upload): `image` and the optional `mask` accept a Blob/File,
@@ -33,7 +29,7 @@ export class Images extends APIResource {
   edit<M extends ImageModel>(body: ImageEditParams<M>, options?: RequestOptions): APIPromise<ImagesResponse> {
     // At the call, before any await: a missing file's stream error would crash the process.
     claimStreams([body?.image, body?.mask]);
-    return this._callWhenLoaded(loadCalls, (m) => m.edit(this._pipeline(), body, options));
+    const model = typeof body?.model === 'string' ? body.model : undefined;
+    return this._request({ method: 'POST', path: 'images/edits', form: { fields: body, files: ['image', 'mask'] }, schema: editSchema, model }, options);
   }
-
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '../../core/errors.js';
+import type { Schema } from '../../core/types.js';
 import { validate } from '../../core/validation.js';
 import { imageSizesByModel } from './sizes.js';
 import { intAtLeast, model, nonEmpty } from '../shared/schema.js';
@@ -33,15 +34,19 @@ function checkSize(params: { model?: unknown; size?: unknown }): void {
   }
 }
 
-/** Throws a ValidationError for the first rule generation `params` break. */
-export function checkGenerate(params: unknown): void {
-  validate(generateParams, params);
-  checkSize(params as { model?: unknown; size?: unknown });
-}
+/** POST images/generations: the params, and the size against the model's documented sizes. */
+export const generateSchema: Schema = {
+  check(params) {
+    validate(generateParams, params);
+    checkSize(params as { model?: unknown; size?: unknown });
+  },
+};
 
-/** Throws a ValidationError for the first rule edit `params` break (files are checked as they are read). */
-export function checkEdit(params: unknown): void {
-  validate(editParams, params);
-  if ((params as { image?: unknown }).image === undefined) throw new ValidationError('image', 'is required: the image to edit');
-  checkSize(params as { model?: unknown; size?: unknown });
-}
+/** POST images/edits: the fields (files are checked as they are read), and the size. */
+export const editSchema: Schema = {
+  check(params) {
+    validate(editParams, params);
+    if ((params as { image?: unknown }).image === undefined) throw new ValidationError('image', 'is required: the image to edit');
+    checkSize(params as { model?: unknown; size?: unknown });
+  },
+};

@@ -1,8 +1,6 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
-import { ValidationError } from '../../core/errors.js';
-import { path } from '../../internal/path.js';
 import type { Model, ModelList } from './types.js';
 
 /** `client.models`: the catalogue of model ids the gateway serves. */
@@ -22,9 +20,6 @@ export class Models extends APIResource {
    * @example const model = await client.models.retrieve('gpt-4o-mini');
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
-    return this._get<Model>(() => {
-      if (typeof id !== 'string' || !id) throw new ValidationError('id', 'must be a non-empty model id');
-      return path`models/${{ id }}`;
-    }, options);
+    return this._get<Model>('models/{id}', options, { pathParams: { id } });
   }
 }

@@ -1,12 +1,9 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
-import type { ResponseStream } from './stream.js';
+import * as schema from './schema.js';
+import { ResponseStream, withOutputText } from './stream.js';
 import type { Response, ResponseCreateParams, ResponseCreateParamsNonStreaming, ResponseCreateParamsStreaming } from './types.js';
-import { lazy } from '../../internal/lazy.js';
-
-/** The call (with its schema, zod and the stream class) loads with the first one; see core/resource.ts. */
-const loadCalls = lazy(() => import('./calls.js'));
 
 /** `client.responses`: the newer "responses" endpoint. */
 export class Responses extends APIResource {
@@ -22,6 +19,6 @@ export class Responses extends APIResource {
   create(body: ResponseCreateParamsStreaming, options?: RequestOptions): APIPromise<ResponseStream>;
   create(body: ResponseCreateParams, options?: RequestOptions): APIPromise<Response | ResponseStream>;
   create(body: ResponseCreateParams, options?: RequestOptions): APIPromise<Response | ResponseStream> {
-    return this._callWhenLoaded(loadCalls, (m) => m.create(this._pipeline(), body, options));
+    return this._post<Response | ResponseStream>('responses', { body, schema, stream: ResponseStream, map: (data) => withOutputText(data as Response) }, options);
   }
 }

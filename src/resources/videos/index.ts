@@ -2,12 +2,13 @@ import { ValidationError } from '../../core/errors.js';
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/types.js';
 import { APIResource, configOf } from '../../core/resource.js';
-import { lazy } from '../../internal/lazy.js';
 import { DURATION_RULE, isVideoDuration, videoDurations } from './durations.js';
-import type { VideoContext, VideoCreateParams, VideoDownloadOptions, VideoDuration, VideoTask, VideoWaitOptions } from './types.js';
+import * as schema from './schema.js';
+import { normalizeVideoTask, taskNotFound } from './task.js';
+import type { VideoCreateParams, VideoDownloadOptions, VideoDuration, VideoTask, VideoWaitOptions } from './types.js';
 
-/** Everything but estimateCost loads with the first video call: apps that never make one do not carry it. */
-const loadCalls = lazy(() => import('./calls.js'));
+/** How many task ids each client remembers the base URL of. */
+const REMEMBERED_TASKS = 1_000;
 
 export { VIDEO_TASK_TTL_MS, VideoTaskFailedError, VideoTaskNotFoundError } from '../errors.js';
 export { videoTaskState, type VideoTaskState } from './task-state.js';
@@ -27,7 +28,13 @@ export class Videos extends APIResource {
    * const task = await client.videos.create({ model: 'vendor_video2', prompt: 'A paper boat on a river', duration: 5 });
    */
   create(body: VideoCreateParams, options?: RequestOptions): APIPromise<VideoTask> {
-    return this._callWhenLoaded(loadCalls, (m) => m.create(this.#context(), body, options));
+    let servedBy = '';
+    const sent = typeof body === 'object' && body !== null ? { ...body, async: body.async ?? true } : body;
+    return this._post(
+      'videos/generations',
+      { body: sent, schema, onServed: (baseURL) => (servedBy = baseURL), map: (data) => this.#remember(normalizeVideoTask(data), servedBy) },
+      options,
+    );
   }
 
   /**
@@ -37,7 +44,13 @@ export class Videos extends APIResource {
    * @example const task = await client.videos.retrieve(id); if (task.status === 'completed') console.log(task.video_url);
    */
   retrieve(taskId: string, options?: RequestOptions): APIPromise<VideoTask> {
-    return this._callWhenLoaded(loadCalls, (m) => m.retrieve(this.#context(), taskId, options));
+    const origin = typeof taskId === 'string' ? this.#taskBases.get(taskId) : undefined;
+    return this._get('videos/generations/{taskId}', options, {
+      pathParams: { taskId },
+      baseURL: origin?.baseURL,
+      map: normalizeVideoTask,
+      mapError: (error) => taskNotFound(error, taskId, origin?.createdAt),
+    });
   }
 
   /**
@@ -56,7 +69,10 @@ export class Videos extends APIResource {
    * console.log(done.video_url);
    */
   async generateAndWait(body: VideoCreateParams, options: VideoWaitOptions = {}): Promise<VideoTask> {
-    return (await loadCalls()).generateAndWait(this, body, options, configOf(this._client).redactor);
+    schema.check(body);
+    // The polling loop loads with the first wait: apps that never wait for a video do not carry it.
+    const { waitForVideo } = await import('./wait.js');
+    return waitForVideo(this, body, options, configOf(this._client).redactor);
   }
 
   /**
@@ -72,7 +88,12 @@ export class Videos extends APIResource {
    * await writeFile('video.mp4', Buffer.from(await response.arrayBuffer()));
    */
   download(taskOrURL: VideoTask | string, options: VideoDownloadOptions = {}): Promise<Response> {
-    return this._callWhenLoaded(loadCalls, (m) => m.download(this.#context(), taskOrURL, options));
+    const task = typeof taskOrURL === 'object' && taskOrURL !== null ? taskOrURL : undefined;
+    const { onProgress, ...requestOptions } = options;
+    return this._request<Response>(
+      { method: 'GET', path: '', url: typeof taskOrURL === 'string' ? taskOrURL : task?.video_url, baseURL: task && this.#taskBases.get(task.id)?.baseURL, download: { onProgress } },
+      requestOptions,
+    );
   }
 
   /**
@@ -84,8 +105,12 @@ export class Videos extends APIResource {
     return videoDurations[duration].priceUSD;
   }
 
-  /** What the calls (calls.ts) need: the call pipeline, the config, and which base made each task. */
-  #context(): VideoContext {
-    return { ...this._pipeline(), taskBases: this.#taskBases };
+  /** Remembers which base made a task (its id need not exist on the other base), for retrieve and download. */
+  #remember(task: VideoTask, servedBy: string): VideoTask {
+    if (task?.id && servedBy) {
+      if (this.#taskBases.size >= REMEMBERED_TASKS) this.#taskBases.delete(this.#taskBases.keys().next().value as string);
+      this.#taskBases.set(task.id, { baseURL: servedBy, createdAt: typeof task.created_at === 'number' ? task.created_at * 1000 : Date.now() });
+    }
+    return task;
   }
 }

@@ -1,5 +1,4 @@
-import type { RequestOptions } from '../../core/types.js';
-import type { CallPipeline } from '../../core/resource.js';
+import type { DownloadProgress, RequestOptions } from '../../core/types.js';
 import type { ModelId } from '../../core/model-catalog.js';
 
 /**
@@ -75,12 +74,7 @@ export interface VideoWaitOptions {
   onProgress?: ((task: VideoTask) => void) | undefined;
 }
 
-/** How much of a download has been read. */
-export interface DownloadProgress {
-  loadedBytes: number;
-  /** From Content-Length; null when the server did not say (or compressed the body). */
-  totalBytes: number | null;
-}
+export type { DownloadProgress };
 
 /** Options of `videos.download`: the usual request options, and progress. */
 export interface VideoDownloadOptions extends RequestOptions {
@@ -92,10 +86,4 @@ export interface VideoDownloadOptions extends RequestOptions {
 export interface VideoTaskSource {
   create(body: VideoCreateParams, options?: RequestOptions): Promise<VideoTask>;
   retrieve(taskId: string, options?: RequestOptions): Promise<VideoTask>;
-}
-
-/** What the calls need from the Videos resource. */
-export interface VideoContext extends CallPipeline {
-  /** Task id → the base URL that created it (task ids need not be shared between bases), and when. */
-  taskBases: Map<string, { baseURL: string; createdAt: number }>;
 }

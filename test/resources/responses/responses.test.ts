@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, RateLimitError, type ResponseCreateParams, type ResponseStreamEvent } from '../../../src/index.js';
+import { APIConnectionError, RateLimitError, StreamInterruptedError, type ResponseCreateParams, type ResponseStreamEvent } from '../../../src/index.js';
 import { BASE, client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
 import { useMswServer } from '../../helpers/msw.js';
@@ -49,16 +49,32 @@ describe('responses.create', () => {
     await expect(stream.finalResponse()).resolves.toMatchObject({ status: 'completed', output_text: 'You said: hello there' });
   });
 
-  it('throws when the stream ends before its final event', async () => {
-    server.use(http.post(`${BASE}/responses`, () => sseResponse('event: response.created\ndata: {"type":"response.created","response":{}}\n\n')));
-    const stream = await mswClient().responses.create({ ...params, stream: true });
-    await expect(stream.finalResponse()).rejects.toBeInstanceOf(APIConnectionError);
+  it('retries a stream that ends before any content, then rejects create() with APIConnectionError', async () => {
+    let calls = 0;
+    server.use(
+      http.post(`${BASE}/responses`, () => {
+        calls++;
+        return sseResponse('event: response.created\ndata: {"type":"response.created","response":{}}\n\n');
+      }),
+    );
+    await expect(mswClient().responses.create({ ...params, stream: true }, { maxRetries: 1 })).rejects.toBeInstanceOf(APIConnectionError);
+    expect(calls).toBe(2);
   });
 
-  it('throws a typed error for an error event', async () => {
-    server.use(http.post(`${BASE}/responses`, () => sseResponse('event: error\ndata: {"type":"error","code":"rate_limit_exceeded","message":"slow down","param":null}\n\n')));
+  it('throws StreamInterruptedError with the text so far when the stream ends after content, before its final event', async () => {
+    const created = '{"type":"response.created","response":{"id":"r","status":"in_progress"}}';
+    const delta = '{"type":"response.output_text.delta","delta":"Hel"}';
+    server.use(http.post(`${BASE}/responses`, () => sseResponse(`data: ${created}\n\ndata: ${delta}\n\n`)));
     const stream = await mswClient().responses.create({ ...params, stream: true });
-    await expect(stream.finalResponse()).rejects.toBeInstanceOf(RateLimitError);
+    const err = await stream.finalResponse().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StreamInterruptedError);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as StreamInterruptedError).partial).toMatchObject({ id: 'r', output_text: 'Hel' });
+  });
+
+  it('throws a typed error for an error event, retried like any failed attempt when it comes before content', async () => {
+    server.use(http.post(`${BASE}/responses`, () => sseResponse('event: error\ndata: {"type":"error","code":"rate_limit_exceeded","message":"slow down","param":null}\n\n')));
+    await expect(mswClient().responses.create({ ...params, stream: true }, { maxRetries: 0 })).rejects.toBeInstanceOf(RateLimitError);
   });
 
   it.each([

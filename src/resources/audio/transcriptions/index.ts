@@ -2,11 +2,8 @@ import type { APIPromise } from '../../../core/api-promise.js';
 import type { RequestOptions } from '../../../core/types.js';
 import { APIResource } from '../../../core/resource.js';
 import { claimStreams } from '../../../core/file-streams.js';
-import { lazy } from '../../../internal/lazy.js';
+import * as schema from './schema.js';
 import type { TranscriptionCreateParams, Transcription, TranscriptionVerbose } from './types.js';
-
-/** The call (with its schema and zod) loads with the first one; see core/resource.ts. */
-const loadCalls = lazy(() => import('./calls.js'));
 
 /** `client.audio.transcriptions`: speech to text. */
 export class Transcriptions extends APIResource {
@@ -24,6 +21,9 @@ export class Transcriptions extends APIResource {
   create(body: TranscriptionCreateParams, options?: RequestOptions): APIPromise<Transcription | TranscriptionVerbose | string> {
     // At the call, before any await: a missing file's stream error would crash the process.
     claimStreams([body?.file]);
-    return this._callWhenLoaded(loadCalls, (m) => m.create(this._pipeline(), body, options));
+    const format = body?.response_format;
+    const responseType = format === 'text' || format === 'srt' || format === 'vtt' ? 'text' : 'json';
+    const model = typeof body?.model === 'string' ? body.model : undefined;
+    return this._request({ method: 'POST', path: 'audio/transcriptions', form: { fields: body, files: ['file'] }, schema, model, responseType }, options);
   }
 }

@@ -1,5 +1,6 @@
 import { openReadable, type StreamFromReadableOptions } from '../../../core/stream-from-readable.js';
 import { ChatCompletionStream } from './stream.js';
+import type { ChatCompletion } from './types.js';
 
 /**
  * Reads the body of a server route that returned `new Response(stream.toReadableStream())`
@@ -13,5 +14,5 @@ import { ChatCompletionStream } from './stream.js';
  * for await (const chunk of stream) output.textContent += chunk.choices[0]?.delta.content ?? '';
  */
 export function chatStreamFromReadable(body: ReadableStream<Uint8Array>, options?: StreamFromReadableOptions): ChatCompletionStream {
-  return openReadable(body, ChatCompletionStream, options);
+  return openReadable(body, ChatCompletionStream<ChatCompletion>, options);
 }

@@ -1,7 +1,9 @@
 import type { APIPromise } from '../../../core/api-promise.js';
 import type { RequestOptions } from '../../../core/types.js';
 import { APIResource, configOf } from '../../../core/resource.js';
-import { lazy } from '../../../internal/lazy.js';
+import { parseCompletion, ParsingChatCompletionStream } from './parse.js';
+import * as schema from './schema.js';
+import { ChatCompletionStream } from './stream.js';
 import type {
   ChatCompletionParseParams,
   ChatCompletionRunToolsParams,
@@ -12,15 +14,8 @@ import type {
   ToolOf,
   ToolRunResult,
 } from './structured.types.js';
-import type { ChatCompletionStream } from './stream.js';
 import type { DefinedTool } from './structured.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './types.js';
-
-/** The schema (and zod) load with the first call; the helpers with their first use; see core/resource.ts. */
-const loadSchema = lazy(() => import('./schema.js'));
-const loadStream = lazy(() => import('./stream.js').then((m) => m.ChatCompletionStream));
-const loadParse = lazy(() => import('./parse.js'));
-const loadRunTools = lazy(() => import('./run-tools.js'));
 
 /** `client.chat.completions` */
 export class ChatCompletions extends APIResource {
@@ -38,7 +33,7 @@ export class ChatCompletions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
-    return this._post({ path: 'chat/completions', body, schema: loadSchema, stream: loadStream }, options);
+    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body, schema, stream: ChatCompletionStream }, options);
   }
 
   /**
@@ -61,16 +56,10 @@ export class ChatCompletions extends APIResource {
   parse<P extends ChatCompletionParseParams & { stream?: false | null | undefined }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>;
   parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ParsedChatCompletionStream> {
-    return this._post(
-      {
-        path: 'chat/completions',
-        body,
-        schema: loadSchema,
-        stream: async () => (await loadParse()).parsingStream(body),
-        map: async (data) => (await loadParse()).parseCompletion(data as ChatCompletion, body),
-      },
-      options,
-    );
+    const map = (data: unknown) => parseCompletion(data as ChatCompletion, body);
+    return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body, schema, stream: ParsingChatCompletionStream, streamParams: body, map }, options) as
+      | APIPromise<ParsedChatCompletion>
+      | APIPromise<ParsedChatCompletionStream>;
   }
 
   /**
@@ -89,7 +78,8 @@ export class ChatCompletions extends APIResource {
    * console.log(completion.choices[0]?.message.content);
    */
   async runTools<const Tools extends readonly DefinedTool[]>(body: ChatCompletionRunToolsParams<Tools>, options: RunToolsOptions<Tools[number]> = {}): Promise<ToolRunResult> {
-    const { runTools } = await loadRunTools();
+    // Loaded with the first tool run: a plain chat app never carries the loop.
+    const { runTools } = await import('./run-tools.js');
     return runTools(this, body, options as RunToolsOptions, configOf(this._client).redactor);
   }
 }

@@ -6,8 +6,6 @@ import { slotOf } from './attached-schema.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageToolCall } from './types.js';
 
-// Loaded on first use (docs/architecture.md#loading-on-first-use); partial-objects.ts and
-// jsonriver with the first partialObjects().
 
 /** A tool call's arguments, checked: the value, or why they failed (for runTools to tell the model). */
 export type CheckedArguments = { ok: true; value: unknown } | { ok: false; error: ParseError };
@@ -81,52 +79,57 @@ export async function parseCompletion<T>(completion: ChatCompletion, body: ChatC
 }
 
 /** The stream of `parse({ stream: true })`: chunks as usual, a parsed `finalChatCompletion()`, and `partialObjects()`. */
-export function parsingStream(body: ChatCompletionParseParams): new (iterator: AsyncIterator<never>, controller: AbortController) => ParsedChatCompletionStream {
-  return class ParsingChatCompletionStream extends ChatCompletionStream<ParsedChatCompletion> implements ParsedChatCompletionStream {
-    /** Content deltas of the first choice not yet parsed, once partialObjects() was called. */
-    #deltas: string[] | undefined;
-    #finalCalled = false;
-    #failed: Promise<never> | undefined;
+export class ParsingChatCompletionStream extends ChatCompletionStream<ParsedChatCompletion> implements ParsedChatCompletionStream {
+  /** The params of the parse() call: their response format and tools parse the final completion. */
+  readonly #params: ChatCompletionParseParams;
+  /** @internal */
+  constructor(source: AsyncIterator<ChatCompletionChunk>, controller: AbortController, params?: unknown) {
+    super(source, controller);
+    this.#params = params as ChatCompletionParseParams;
+  }
 
-    /** @internal */
-    override _observe(chunk: ChatCompletionChunk): void {
-      super._observe(chunk);
-      if (this.#deltas) {
-        const content = contentOf(chunk);
-        if (content) this.#deltas.push(content);
-      }
-    }
+  /** Content deltas of the first choice not yet parsed, once partialObjects() was called. */
+  #deltas: string[] | undefined;
+  #finalCalled = false;
+  #failed: Promise<never> | undefined;
 
-    override finalChatCompletion(): Promise<ParsedChatCompletion> {
-      this.#finalCalled = true;
-      return this.#failed ?? super.finalChatCompletion();
+  /** @internal */
+  override _observe(chunk: ChatCompletionChunk): void {
+    super._observe(chunk);
+    if (this.#deltas) {
+      const content = contentOf(chunk);
+      if (content) this.#deltas.push(content);
     }
+  }
 
-    partialObjects(): AsyncIterableIterator<unknown> {
-      let chunks: AsyncIterator<ChatCompletionChunk>;
-      try {
-        chunks = this[Symbol.asyncIterator]();
-      } catch (cause) {
-        throw new GatewayError('partialObjects() reads the stream itself: call it before the stream is read (for await, finalChatCompletion()), and read the chunks or the partial objects, not both.', { cause });
-      }
-      const deltas: string[] = (this.#deltas = []);
-      const fail = (error: unknown) => {
-        if (this.#finalCalled || this.#failed) return;
-        this.#failed = Promise.reject(error);
-        this.#failed.catch(() => undefined);
-      };
-      return partials({ chunks, deltas, final: () => this.finalChatCompletion(), fail });
-    }
+  override finalChatCompletion(): Promise<ParsedChatCompletion> {
+    this.#finalCalled = true;
+    return this.#failed ?? super.finalChatCompletion();
+  }
 
-    protected override _finalize(completion: ChatCompletion): Promise<ParsedChatCompletion> {
-      return parseCompletion(completion, body);
+  partialObjects(): AsyncIterableIterator<unknown> {
+    let chunks: AsyncIterator<ChatCompletionChunk>;
+    try {
+      chunks = this[Symbol.asyncIterator]();
+    } catch (cause) {
+      throw new GatewayError('partialObjects() reads the stream itself: call it before the stream is read (for await, finalChatCompletion()), and read the chunks or the partial objects, not both.', { cause });
     }
-  };
+    const deltas: string[] = (this.#deltas = []);
+    const fail = (error: unknown) => {
+      if (this.#finalCalled || this.#failed) return;
+      this.#failed = Promise.reject(error);
+      this.#failed.catch(() => undefined);
+    };
+    return partials({ chunks, deltas, final: () => this.finalChatCompletion(), fail });
+  }
+
+  protected override _finalize(completion: ChatCompletion): Promise<ParsedChatCompletion> {
+    return parseCompletion(completion, this.#params);
+  }
 }
 
 async function* partials(source: PartialSource): AsyncGenerator<unknown, void, undefined> {
-  // A plain import(), not internal/lazy: importing lazy here would split it into a chunk of
-  // its own that every chat app then loads.
+  // The incremental parser (with jsonriver) loads with the first partialObjects().
   yield* (await import('./partial-objects.js')).streamPartials(source);
 }
 

@@ -8,12 +8,29 @@ import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCom
  * `chat.completions.parse({ stream: true })` that reply is parsed (`Final`).
  */
 export class ChatCompletionStream<Final = ChatCompletion> extends Stream<ChatCompletionChunk> {
+  /** @internal A chunk carries content when any choice's delta has text, reasoning, a refusal or a tool call. */
+  static override hasContent(chunk: unknown): boolean {
+    const choices = (chunk as Partial<ChatCompletionChunk> | null)?.choices;
+    if (!Array.isArray(choices)) return false;
+    for (const choice of choices as Array<Partial<ChatCompletionChunkChoice> | null>) {
+      const delta = choice?.delta as (Partial<ChatCompletionChunkChoice['delta']> & { reasoning?: unknown }) | undefined;
+      if (delta && (delta.content || delta.reasoning_content || delta.reasoning || delta.refusal || delta.tool_calls?.length)) return true;
+    }
+    return false;
+  }
+
   #accumulator = new ChatCompletionAccumulator();
   #final: Promise<Final> | undefined;
 
   /** @internal */
   override _observe(chunk: ChatCompletionChunk): void {
     this.#accumulator.add(chunk);
+  }
+
+  /** @internal What arrived, as a completion still in progress: `finish_reason` null on every choice. */
+  override _partial(): ChatCompletion {
+    const completion = this.#accumulator.result();
+    return { ...completion, choices: completion.choices.map((choice) => ({ ...choice, finish_reason: null })) };
   }
 
   /**

@@ -1,19 +1,24 @@
-import { APIConnectionError, APITimeoutError, APIUserAbortError, ValidationError } from '../../core/errors.js';
-import type { BaseURLPool } from '../../core/failover.js';
-import { isOwnOrigin } from '../../core/redirects.js';
-import type { CoreRequest, OpenStream } from '../../core/types.js';
-import type { DownloadProgress, VideoTask } from './types.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, ValidationError } from './errors.js';
+import type { DownloadProgress, OpenBody } from './types.js';
+
+// Downloads (videos.download, images.download, the command line, the AI SDK's image model):
+// where the URL points and whether it gets the key (call-state.ts), then the body as a
+// Response that reports progress and never ends quietly.
 
 /**
- * The request for a download: a task's `video_url` or a URL, a relative one resolved against
- * the gateway that made the task. The key goes only to an origin that is one of the client's
- * base URLs (gateways proxy downloads through themselves); any other origin never gets it.
+ * The absolute URL of a download: an absolute http(s) URL as it is, a relative one resolved
+ * against the gateway that made the file. Anything else is refused before sending.
  */
-export function downloadRequest(taskOrURL: VideoTask | string, taskBase: string | undefined, pool: BaseURLPool): CoreRequest {
-  const given = typeof taskOrURL === 'string' ? taskOrURL : taskOrURL?.video_url;
-  if (typeof given !== 'string' || !given.trim()) throw new ValidationError('taskOrURL', 'must be a completed video task (with video_url) or a URL');
-  const url = new URL(given.trim(), taskBase ?? pool.main);
-  return { method: 'GET', path: '', url: url.href, auth: isOwnOrigin(pool, url.origin), download: true };
+export function downloadURL(given: unknown, base: string): string {
+  if (typeof given !== 'string' || !given.trim()) throw new ValidationError('url', 'must be a URL (or a completed video task with video_url)');
+  let url: URL;
+  try {
+    url = new URL(given.trim(), base);
+  } catch {
+    throw new ValidationError('url', 'must be an absolute http(s) URL or a path on the gateway');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError('url', `must use http: or https: (got ${url.protocol})`);
+  return url.href;
 }
 
 /** The size the body will have once read, when the server says so truthfully. */
@@ -30,7 +35,7 @@ function totalOf(response: Response): number | null {
  * stream (APIConnectionError / APITimeoutError) rather than ending quietly; it is never
  * retried from here: the first bytes have already reached the caller.
  */
-export function withProgress(open: OpenStream, response: Response, idleTimeoutMs: number, onProgress?: (progress: DownloadProgress) => void): Response {
+export function withProgress(open: OpenBody, response: Response, idleTimeoutMs: number, onProgress?: (progress: DownloadProgress) => void): Response {
   const totalBytes = totalOf(response);
   let loadedBytes = 0;
   let first: Uint8Array | undefined = open.first.byteLength > 0 ? open.first : undefined;

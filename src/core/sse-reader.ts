@@ -1,0 +1,340 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { Redactor } from '../internal/redact.js';
+import { createAPIError, excerpt, redactError, toConnectionError } from './error-factory.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload, StreamInterruptedError } from './errors.js';
+import type { CallObserver } from './telemetry.js';
+import { readText, transportError, unexpected, where, type AttemptContext } from './transport.js';
+import type { StreamClass } from './types.js';
+
+// A stream's answer, from its bytes to the frames its Stream hands out. Bytes are decoded
+// with a streaming TextDecoder (multi-byte characters split across chunks survive) and
+// framed by eventsource-parser (any chunking; LF, CRLF and CR line ends; comments).
+
+/** What a Stream gives its reader: each frame as the caller gets it, and what it has so far. */
+export interface StreamSink {
+  _observe(frame: unknown): void;
+  _partial(): unknown;
+}
+
+/**
+ * Opens a stream's answer inside its attempt: checks what came back, then reads until the
+ * first frame that carries content (or the end) has arrived. Until then nothing reached the
+ * caller, so a cut, a silence or an error frame fails the attempt and the call retries it
+ * like any other; the frames read so far are held and handed out first.
+ */
+export async function openEventStream(ctx: AttemptContext, response: Response, contentType: string, Class: StreamClass<unknown>): Promise<SSEReader> {
+  // An HTML page where events were expected is a wrong URL or a proxy's page, not a cut stream.
+  if (contentType.includes('html')) throw unexpected(ctx, await readText(ctx, response), contentType, 'an event stream');
+  if (!response.body) throw new GatewayError(`Response has no body to stream (${where(ctx)}).`);
+  const body = response.body.getReader();
+  const { call } = ctx;
+  const reader = new SSEReader(body, {
+    signal: call.signal ?? new AbortController().signal,
+    controller: call.controller as AbortController,
+    idleTimeoutMs: call.options.idleTimeout ?? call.config.idleTimeout,
+    redactor: call.config.redactor,
+    where: where(ctx),
+    terminalEvents: Class.terminalEvents,
+    hasContent: (frame) => Class.hasContent(frame),
+    observer: call.observer,
+  });
+  try {
+    // Labelled as something else (text/plain from a proxy): events are read, anything else quoted.
+    if (contentType && !contentType.includes('event-stream')) {
+      const quote = await quoteUnlessEvents(reader);
+      if (quote !== undefined) throw unexpected(ctx, quote, contentType, 'an event stream');
+    }
+    await reader.open();
+  } catch (error) {
+    reader.close();
+    throw error instanceof GatewayError ? error : transportError(ctx, error);
+  }
+  return reader;
+}
+
+/** How one SSE endpoint's frames are read. */
+export interface SSEOptions {
+  /** The call's signal: the caller's, the stream's controller, the total timeout. */
+  signal: AbortSignal;
+  /** The stream's controller: aborted when the stream ends other than normally. */
+  controller: AbortController;
+  /** ms without any byte before the stream fails with {@link APITimeoutError}. */
+  idleTimeoutMs: number;
+  redactor: Redactor;
+  /** The request, as messages name it. */
+  where: string;
+  /** Event types that end the stream normally; undefined: it ends with `[DONE]`. */
+  terminalEvents: readonly string[] | undefined;
+  hasContent(frame: unknown): boolean;
+  observer: CallObserver | undefined;
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * A stream's frames as an async iterator. Hand-written rather than an async generator:
+ * frames already decoded are handed out as resolved promises, one microtask each, where a
+ * generator's `yield` costs several; on a 20,000-frame stream that is most of the
+ * difference from a bare loop.
+ */
+export class SSEReader implements AsyncIterator<never> {
+  readonly #body: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #options: SSEOptions;
+  readonly #decoder = new TextDecoder();
+  readonly #events: EventSourceMessage[] = [];
+  readonly #parser = createParser({ onEvent: (event) => this.#events.push(event) });
+  #next = 0;
+  /** Frames read while opening, not yet handed out; the end, when it came while opening. */
+  #held: Array<IteratorResult<never>> = [];
+  #sink: StreamSink | undefined;
+  /** Content has been read: from here on a cut is the caller's loss, not a retry. */
+  #content = false;
+  /** The iterator has finished (normally, by error, or by return()). */
+  #closed = false;
+  /** An abort that came before anything asked for the next frame: the next read throws it. */
+  #pending: GatewayError | undefined;
+  /** `[DONE]` or a terminal event was read: what follows is the end. */
+  #ended = false;
+  /** The body was read to its end. */
+  #eof = false;
+  #stopped: 'idle' | 'abort' | undefined;
+  // One timer for the whole stream: each read records when it started waiting and the timer
+  // re-arms itself for the remainder, so the per-frame path never touches setTimeout. Time
+  // the consumer spends between reads is not idle time.
+  #waitingSince: number | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(body: ReadableStreamDefaultReader<Uint8Array>, options: SSEOptions) {
+    this.#body = body;
+    this.#options = options;
+    this.#timer = setTimeout(this.#checkIdle, options.idleTimeoutMs);
+    options.signal.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  /** The Stream this reader fills: told of each frame as the caller gets it. */
+  attach(sink: StreamSink): void {
+    this.#sink = sink;
+  }
+
+  /** Reads until a frame with content, or the end, is held (see openEventStream). */
+  async open(): Promise<void> {
+    while (!this.#content && !this.#ended) {
+      const result = this.#take() ?? (await this.#read());
+      this.#held.push(result);
+      if (result.done) return;
+    }
+  }
+
+  /** Reads one chunk of bytes and returns it, for a body whose label is not text/event-stream. */
+  async peek(): Promise<Uint8Array | undefined> {
+    const { done, value } = await this.#body.read();
+    if (done) return undefined;
+    this.#feed(value);
+    return value;
+  }
+
+  /** Up to `limit` bytes more, decoded, and the body released: to quote a body that is not events. */
+  async readRest(limit: number): Promise<string> {
+    const decoder = new TextDecoder();
+    let text = '';
+    for (let read = 0; read < limit; ) {
+      const chunk = await this.#body.read().catch(() => ({ done: true, value: undefined }) as const);
+      if (chunk.done || !chunk.value) break;
+      read += chunk.value.length;
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+    return text + decoder.decode();
+  }
+
+  next(): Promise<IteratorResult<never>> {
+    try {
+      if (this.#pending) throw this.#pending;
+      if (this.#closed) return Promise.resolve(DONE);
+      const held = this.#held.shift();
+      if (held) return Promise.resolve(this.#hand(held));
+      const ready = this.#take();
+      return ready ? Promise.resolve(this.#hand(ready)) : this.#pull();
+    } catch (error) {
+      this.#pending = undefined;
+      this.#finish(false, error);
+      return Promise.reject(error);
+    }
+  }
+
+  /** Leaving a `for await` early: release the connection and abort the request. */
+  return(): Promise<IteratorResult<never>> {
+    this.#finish(false);
+    return Promise.resolve(DONE);
+  }
+
+  /** Releases the body and the timers of a stream that will never be handed out (its attempt failed). */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#options.signal.removeEventListener('abort', this.#onAbort);
+    void this.#body.cancel().catch(() => undefined);
+  }
+
+  readonly #onAbort = () => {
+    this.#stopped ??= 'abort';
+    void this.#body.cancel().catch(() => undefined);
+    // Aborted before it was read (or between reads): it ends now, and the next read says why.
+    if (!this.#closed && this.#sink) {
+      this.#pending = stopError('abort', this.#options);
+      this.#finish(false, this.#pending);
+    }
+  };
+
+  readonly #checkIdle = () => {
+    const idle = this.#waitingSince === undefined ? 0 : Date.now() - this.#waitingSince;
+    if (idle < this.#options.idleTimeoutMs) {
+      this.#timer = setTimeout(this.#checkIdle, this.#options.idleTimeoutMs - idle);
+      return;
+    }
+    this.#stopped = 'idle';
+    void this.#body.cancel().catch(() => undefined);
+  };
+
+  /** A frame (or the end) on its way to the caller: the Stream and telemetry see it first. */
+  #hand(result: IteratorResult<never>): IteratorResult<never> {
+    if (result.done) {
+      this.#finish(true);
+      return DONE;
+    }
+    try {
+      this.#sink?._observe(result.value);
+    } catch (error) {
+      // An accumulator that refuses a frame may quote it: the client's secrets come out first.
+      throw error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;
+    }
+    this.#options.observer?.chunk(result.value);
+    return result;
+  }
+
+  /** The next buffered frame as a result, DONE at the end, or undefined when more bytes are needed. Throws for bad frames. */
+  #take(): IteratorResult<never> | undefined {
+    if (this.#ended) return DONE;
+    const events = this.#events;
+    while (this.#next < events.length) {
+      // An abort takes effect at once, even when the rest of the reply is already buffered.
+      if (this.#stopped) throw stopError(this.#stopped, this.#options);
+      const event = events[this.#next++] as EventSourceMessage;
+      if (event.data === '[DONE]') {
+        this.#ended = true;
+        return DONE;
+      }
+      const frame = parseFrame(event, this.#options);
+      if (!this.#content && this.#options.hasContent(frame)) this.#content = true;
+      // A terminal frame is handed out, and the stream ends right after it.
+      if (this.#options.terminalEvents?.includes((frame as { type?: string } | null)?.type ?? '')) this.#ended = true;
+      return { done: false, value: frame as never };
+    }
+    events.length = 0;
+    this.#next = 0;
+    if (!this.#eof) return undefined;
+    // The body ended without [DONE] or a terminal event: a cut, whatever a proxy made of it.
+    throw this.#cut(undefined, `Stream ended before ${this.#options.terminalEvents ? 'its final event' : '[DONE]'} (${this.#options.where}).`);
+  }
+
+  /** Reads until a frame (or the end) is ready; the frame is handed out by the caller of this. */
+  async #read(): Promise<IteratorResult<never>> {
+    for (;;) {
+      let result: ReadableStreamReadResult<Uint8Array>;
+      this.#waitingSince = Date.now();
+      try {
+        result = await this.#body.read();
+      } catch (error) {
+        throw this.#stopped ? stopError(this.#stopped, this.#options) : this.#cut(error, `Stream interrupted (${this.#options.where})`);
+      }
+      this.#waitingSince = undefined;
+      if (this.#stopped) throw stopError(this.#stopped, this.#options);
+      if (result.done) {
+        this.#eof = true;
+        // Flush the decoder, then end the last line and event, so an event without its
+        // blank line (or a lone CR waiting for a possible LF) is delivered.
+        this.#parser.feed(`${this.#decoder.decode()}\n\n`);
+      } else {
+        this.#feed(result.value);
+      }
+      const ready = this.#take();
+      if (ready) return ready;
+    }
+  }
+
+  async #pull(): Promise<IteratorResult<never>> {
+    try {
+      return this.#hand(await this.#read());
+    } catch (error) {
+      this.#finish(false, error);
+      throw error;
+    }
+  }
+
+  #feed(bytes: Uint8Array): void {
+    this.#parser.feed(this.#decoder.decode(bytes, { stream: true }));
+  }
+
+  /** A stream that broke: before content a connection error (retried), after it the caller's partial. */
+  #cut(cause: unknown, message: string): GatewayError {
+    const error = cause === undefined ? new APIConnectionError(message) : toConnectionError(cause, this.#options.redactor, message);
+    if (!this.#content) return error;
+    return new StreamInterruptedError(`${error.message} Content had already reached the caller, so it was not retried; err.partial holds it.`, { cause: error, partial: this.#sink?._partial() });
+  }
+
+  /**
+   * Stops timers and listeners once; releases the body unless read to its end, and aborts
+   * the request unless it ended normally. Tells the call's observer how the stream ended:
+   * with an error, normally, or left by the caller (neither).
+   */
+  #finish(normally: boolean, error?: unknown): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#options.signal.removeEventListener('abort', this.#onAbort);
+    if (!this.#eof) void this.#body.cancel().catch(() => undefined);
+    if (!normally && !this.#options.controller.signal.aborted) this.#options.controller.abort();
+    // Last: the stream is released whatever an observer does.
+    this.#options.observer?.streamEnd(error === undefined ? { left: !normally } : { error });
+  }
+}
+
+function stopError(reason: 'idle' | 'abort', options: SSEOptions): GatewayError {
+  return reason === 'idle' ? new APITimeoutError(`Stream idle for ${options.idleTimeoutMs} ms.`) : new APIUserAbortError(undefined, { cause: options.signal.reason });
+}
+
+/** One event as its JSON frame; an error frame (`data: {"error": …}` or `event: error`) throws its APIError. */
+function parseFrame(event: EventSourceMessage, options: SSEOptions): unknown {
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch (error) {
+    // `event: error` frames may carry plain text: that text is the server's message.
+    if (event.event === 'error') data = event.data;
+    else throw new GatewayError(options.redactor.string(`Invalid JSON in stream frame (${options.where}): ${excerpt(event.data)}`), { cause: error });
+  }
+  if (event.event === 'error' || isErrorPayload(data)) {
+    const [method = '', url = ''] = options.where.split(' ');
+    throw createAPIError({ status: 200, body: data, headers: new Headers(), method, url, retryAfterMs: null, redactor: options.redactor });
+  }
+  return data;
+}
+
+/** How much of a body that should have been an event stream is read to quote it. */
+const QUOTE_BYTES = 16_384;
+
+/** How an event stream's first line starts: a field name and a colon, or a comment. */
+const EVENT_STARTS = ['data:', 'event:', 'id:', 'retry:', ':'];
+
+/**
+ * For a stream whose body is labelled as something other than events: undefined when its
+ * first bytes start like events (then it is read as a stream), else up to QUOTE_BYTES of it
+ * to quote in an error.
+ */
+async function quoteUnlessEvents(reader: SSEReader): Promise<string | undefined> {
+  const first = await reader.peek();
+  if (first === undefined) return undefined;
+  // A first chunk may hold only part of a field name.
+  const start = new TextDecoder().decode(first.subarray(0, 16)).trimStart();
+  if (EVENT_STARTS.some((field) => start.startsWith(field) || field.startsWith(start))) return undefined;
+  return new TextDecoder().decode(first) + (await reader.readRest(QUOTE_BYTES - first.length));
+}
