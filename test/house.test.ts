@@ -75,8 +75,29 @@ describe('the shape of src/', () => {
     expect(upward).toEqual([]);
   });
 
-  it('keeps internal/ a leaf: it imports nothing of the SDK but errors', () => {
-    const reaching = [...graph].flatMap(([file, imports]) => (file.startsWith('internal/') ? imports.filter((to) => !to.startsWith('internal/') && to !== 'core/errors.ts').map((to) => `${file} -> ${to}`) : []));
+  it('keeps internal/ a leaf: it imports nothing of the SDK', () => {
+    const reaching = [...graph].flatMap(([file, imports]) => (file.startsWith('internal/') ? imports.filter((to) => !to.startsWith('internal/')).map((to) => `${file} -> ${to}`) : []));
     expect(reaching).toEqual([]);
+  });
+
+  // docs/architecture.md, "Loading on first use": import() only for optional features a plain
+  // chat app never touches, at most six, none on the path of a chat call.
+  it('loads at most six optional features with import(), each named in docs/architecture.md', () => {
+    const sites = [...graph.keys()].flatMap((file) => {
+      const source = ts.createSourceFile(file, readFileSync(join(src, file), 'utf8'), ts.ScriptTarget.Latest, true);
+      const found: string[] = [];
+      const visit = (node: ts.Node) => {
+        if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) found.push(`${file}: ${node.arguments[0]?.getText(source)}`);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      return found;
+    });
+    const core = sites.filter((site) => /^(core|resources)\//.test(site));
+    expect(core.length).toBeGreaterThan(0);
+    expect(core.length).toBeLessThanOrEqual(6);
+    const architecture = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+    const moduleName = (site: string) => (site.split(': ')[1] ?? '').replace(/['"]/g, '').replace(/\.js$/, '').split('/').pop() ?? '';
+    for (const site of core) expect(architecture, site).toContain(moduleName(site));
   });
 });
