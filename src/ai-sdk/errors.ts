@@ -45,6 +45,11 @@ export function toAISDKError(thrown: unknown, context: CallContext): unknown {
   });
 }
 
+/** The `AbortError` {@link toAISDKError} makes of the client's `APIUserAbortError`. */
+export function isAbortError(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
 /** The client keeps the parsed error body with the API key removed; the AI SDK wants text. */
 function responseBodyOf(body: unknown): string | undefined {
   if (body === undefined || body === null) return undefined;
