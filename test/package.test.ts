@@ -51,6 +51,17 @@ function declaredValues(file: string): string[] {
   );
 }
 
+describe('npm pack', () => {
+  // dist/ is not in git: `prepack` builds it (here already built, so the build only checks),
+  // and says so on stderr, where it cannot break a tool that reads `npm pack --json`.
+  it('ships dist/, and its --json answer is JSON', () => {
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
+    const paths = new Set(pack?.files.map((f) => f.path));
+    for (const built of ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/ai-sdk.js', 'dist/otel.js', 'dist/testing.js', 'dist/cli.js']) expect(paths).toContain(built);
+  }, 60_000);
+});
+
 describe('built package: declared values exist at run time', () => {
   const cases = [
     ['dist/index.d.ts', ['dist/index.js', 'dist/node/index.js']],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 // The version a user installs says what shipped (docs/releasing.md).
 const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
-const { version } = JSON.parse(read('package.json')) as { version: string };
+const { version, scripts, files } = JSON.parse(read('package.json')) as { version: string; scripts: Record<string, string>; files: string[] };
 
 describe('the release', () => {
   it("has a CHANGELOG section for package.json's version, with its date", () => {
@@ -19,5 +19,13 @@ describe('the release', () => {
 
   it("names package.json's version in the README's install line", () => {
     expect(read('README.md')).toContain(`npm install unified-gateway@^${version}`);
+  });
+
+  // dist/ is not in git: without a build before packing, `npm pack` or `npm publish` from a
+  // clean clone ships a package with no code in it.
+  it('builds dist/ before npm packs or publishes it', () => {
+    expect(files).toContain('dist');
+    expect(scripts['prepack']).toMatch(/^npm run build\b/);
+    expect(scripts['build']).toBe('node scripts/build.mjs');
   });
 });

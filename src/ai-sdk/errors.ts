@@ -9,8 +9,8 @@ export interface CallContext {
   requestBodyValues: unknown;
 }
 
-// The client's errors end their message with "(METHOD url)": the base URL that answered,
-// which is the backup after a failover.
+// A connection failure or timeout has no URL property: its message names the attempt as
+// "(METHOD url)", written by the client before any text of the failure's own.
 const requestLine = /\((?:GET|POST|DELETE) (\S+?)\)/;
 
 /**
@@ -35,7 +35,7 @@ export function toAISDKError(thrown: unknown, context: CallContext): unknown {
   const api = APIError.isInstance(error) ? error : undefined;
   return new APICallError({
     message: error.message,
-    url: requestLine.exec(error.message)?.[1] ?? context.url,
+    url: api?.url ?? requestLine.exec(error.message)?.[1] ?? context.url,
     requestBodyValues: context.requestBodyValues,
     statusCode: api?.status,
     responseHeaders: api ? Object.fromEntries(api.headers) : undefined,
@@ -43,6 +43,11 @@ export function toAISDKError(thrown: unknown, context: CallContext): unknown {
     isRetryable: false,
     cause: error,
   });
+}
+
+/** The `AbortError` {@link toAISDKError} makes of the client's `APIUserAbortError`. */
+export function isAbortError(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'AbortError';
 }
 
 /** The client keeps the parsed error body with the API key removed; the AI SDK wants text. */

@@ -1,6 +1,6 @@
 import type { EmbeddingModelV3, Experimental_VideoModelV3, ImageModelV3, LanguageModelV3, ProviderV3, TranscriptionModelV3 } from '@ai-sdk/provider';
 import type { Gateway as GatewayClient, GatewayOptions, ModelId } from 'unified-gateway';
-import { Gateway } from '../index.js';
+import { Gateway, ValidationError } from '../index.js';
 import { UnifiedGatewayEmbeddingModel } from './embedding-model.js';
 import { UnifiedGatewayImageModel } from './image-model.js';
 import { UnifiedGatewayLanguageModel } from './language-model.js';
@@ -27,7 +27,11 @@ export interface UnifiedGatewayProvider extends ProviderV3 {
   transcriptionModel(modelId: ModelId): TranscriptionModelV3;
   /** A video model, for `experimental_generateVideo`. */
   videoModel(modelId: ModelId): Experimental_VideoModelV3;
-  /** The client every call goes through (created on first use for {@link unifiedGateway}). */
+  /**
+   * The client every call goes through. Made on first use for {@link unifiedGateway}, and
+   * for a provider created without its key or base URL: reading it then throws as the
+   * first call would.
+   */
   readonly client: GatewayClient;
 }
 
@@ -37,6 +41,12 @@ export interface UnifiedGatewayProvider extends ProviderV3 {
  * before sending and key redaction apply as they do for the client. Errors reach the AI SDK
  * as its `APICallError` (`cause` is the client's typed error), never retryable there: the
  * client has made its attempts already.
+ *
+ * Without an API key or base URL (a module that creates the provider at its top level,
+ * loaded by a `next build` in CI or Docker where the secrets are absent), the client is made
+ * at the first model call instead, which fails without them with the client's message naming
+ * the option and the environment variable. An option of the wrong shape is refused here,
+ * with `ValidationError`.
  * @example
  * import { generateText } from 'ai';
  * import { createUnifiedGateway } from 'unified-gateway/ai-sdk';
@@ -44,8 +54,32 @@ export interface UnifiedGatewayProvider extends ProviderV3 {
  * const { text } = await generateText({ model: gw('gpt-4o-mini'), prompt: 'Hello!' });
  */
 export function createUnifiedGateway(settings: UnifiedGatewaySettings = {}): UnifiedGatewayProvider {
-  const client = 'client' in settings ? settings.client : new Gateway(settings);
-  return providerOf(() => client);
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+    throw new ValidationError('settings', 'must be an object: Gateway options, or { client } with a Gateway');
+  }
+  if ('client' in settings) {
+    const given: unknown = settings.client;
+    if (!isGateway(given)) throw new ValidationError('client', 'must be a Gateway (new Gateway({ apiKey, baseURL }))');
+    return providerOf(() => given);
+  }
+  return lazyProvider(settings, clientIfConfigured(settings));
+}
+
+/** The client, or undefined while a secret is missing (then it is made at first use); a wrong option throws now. */
+function clientIfConfigured(options: GatewayOptions): GatewayClient | undefined {
+  try {
+    return new Gateway(options);
+  } catch (error) {
+    if (ValidationError.isInstance(error)) throw error;
+    return undefined;
+  }
+}
+
+/** A Gateway, also one from another copy of the package (ESM and CJS side by side): the calls the models make are there. */
+function isGateway(value: unknown): value is GatewayClient {
+  if (value instanceof Gateway) return true;
+  const client = value as Partial<GatewayClient> | null;
+  return typeof client === 'object' && client !== null && typeof client.baseURL === 'string' && typeof client.chat?.completions?.create === 'function';
 }
 
 /**
@@ -55,9 +89,10 @@ export function createUnifiedGateway(settings: UnifiedGatewaySettings = {}): Uni
  */
 export const unifiedGateway: UnifiedGatewayProvider = /* @__PURE__ */ lazyProvider();
 
-function lazyProvider(): UnifiedGatewayProvider {
-  let client: GatewayClient | undefined;
-  return providerOf(() => (client ??= new Gateway()));
+/** A provider whose client is made at its first use unless given; a failed construction (no key yet) is tried again at the next. */
+function lazyProvider(options: GatewayOptions = {}, made?: GatewayClient): UnifiedGatewayProvider {
+  let client = made;
+  return providerOf(() => (client ??= new Gateway(options)));
 }
 
 function providerOf(client: () => GatewayClient): UnifiedGatewayProvider {

@@ -1,6 +1,6 @@
 import type { LanguageModelV3StreamPart, SharedV3Warning } from '@ai-sdk/provider';
 import type { ChatCompletionChunk, CompletionUsage, Stream } from '../index.js';
-import { toAISDKError, type CallContext } from './errors.js';
+import { isAbortError, toAISDKError, type CallContext } from './errors.js';
 import { mapFinishReason, mapUsage, reasoningOf } from './map-response.js';
 
 interface ToolCallState {
@@ -99,10 +99,19 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
           if (parts.length) return;
         }
       } catch (error) {
+        const failure = toAISDKError(error, options.context);
+        if (isAbortError(failure)) {
+          // Stopped by the caller's signal: the stream fails with the AbortError, as a fetch
+          // body does, and the AI SDK calls onAbort. An error part would reach streamText's
+          // onError too in ai 7, whose step reader (with tools) calls it before its abort check.
+          finished = true;
+          controller.error(failure);
+          return;
+        }
         // An error frame inside a 200, a cut connection, an idle stream: an error part
         // carrying the client's typed error (as its cause), never a silent end.
         failed = true;
-        controller.enqueue({ type: 'error', error: toAISDKError(error, options.context) });
+        controller.enqueue({ type: 'error', error: failure });
       }
       finished = true;
       for (const part of onEnd()) controller.enqueue(part);

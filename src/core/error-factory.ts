@@ -216,11 +216,16 @@ export function toConnectionError(error: unknown, redactor: Redactor, message: s
   return new APIConnectionError(redactor.string(`${message}: ${describe(error)}`), { cause: safeCause(error, redactor) });
 }
 
-/** An error's message, with what undici puts on its cause (ECONNREFUSED, "bad port"). */
+/**
+ * An error's message, with what undici puts on its cause ("connect ECONNREFUSED …", "other
+ * side closed"). The cause's words, not its code: undici's codes (`UND_ERR_SOCKET`) mean
+ * nothing to the people a message is shown to, and stay on the cause. Only a cause without
+ * words (Node's AggregateError of a refused dual-stack connect) is named by its code.
+ */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
+  const detail = typeof cause?.message === 'string' && cause.message ? cause.message : typeof cause?.code === 'string' ? cause.code : undefined;
   return detail ? `${error.message} (${detail})` : error.message;
 }
 

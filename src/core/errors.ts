@@ -132,6 +132,7 @@ export interface APIErrorInit {
   type: string | null;
   param: string | null;
   method: string;
+  /** The URL that answered, without its query; kept as {@link APIError.url}. */
   url: string;
   /** Delay the server asked for (`retry-after-ms` or `Retry-After`), in ms. */
   retryAfterMs: number | null;
@@ -163,6 +164,11 @@ export class APIError extends GatewayError {
   readonly error: unknown;
   /** The delay the server asked for before retrying, in ms, or null. */
   readonly retryAfterMs: number | null;
+  /**
+   * The URL that gave this answer, without its query: the last attempt's (the backup's
+   * after a failover, the target's after a redirect).
+   */
+  readonly url: string;
 
   constructor(init: APIErrorInit) {
     const what = [init.code, init.message].filter(Boolean).join(': ') || '(no body)';
@@ -175,6 +181,7 @@ export class APIError extends GatewayError {
     this.requestID = init.requestID ?? init.headers.get('x-request-id');
     this.error = init.error;
     this.retryAfterMs = init.retryAfterMs;
+    this.url = init.url;
   }
 }
 

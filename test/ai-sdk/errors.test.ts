@@ -68,6 +68,19 @@ describe('errors and retries', () => {
     expect((errors[0] as APICallError).cause).toBeInstanceOf(ServiceUnavailableError);
   });
 
+  it('gives the URL of the last attempt, read from the error rather than from its message', async () => {
+    server.use(
+      http.post(`${BASE}/chat/completions`, () => HttpResponse.error()),
+      // A server's message that quotes a request line of its own, as a proxy's may.
+      http.post(`${BACKUP}/chat/completions`, () => HttpResponse.json({ error: { message: 'upstream failed (POST http://upstream.internal/v1/x)', type: 'server_error' } }, { status: 500 })),
+    );
+    const gw = createUnifiedGateway({ client: client({ backupBaseURL: BACKUP, maxRetries: 1 }) });
+    const error = (await generateText({ model: gw('gpt-4o-mini'), prompt: 'x' }).catch((e: unknown) => e)) as APICallError;
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect(error.url).toBe(`${BACKUP}/chat/completions`);
+    expect(error.cause).toMatchObject({ url: `${BACKUP}/chat/completions` });
+  });
+
   it('fails bad arguments before sending, with the client’s ValidationError', async () => {
     const { gw, mock } = mockProvider();
     const error = await generateText({ model: gw('gpt-4o-mini'), prompt: 'x', temperature: 7 }).catch((e: unknown) => e);

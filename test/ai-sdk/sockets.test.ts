@@ -1,3 +1,4 @@
+import { APICallError } from '@ai-sdk/provider';
 import { streamText } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUnifiedGateway } from '../../src/ai-sdk/index.js';
@@ -40,6 +41,25 @@ describe('streams on a real socket', () => {
     await connectionClosed;
     expect(deltas).toBeGreaterThanOrEqual(3);
     expect(written).toBeLessThan(MAX_FRAMES);
+  });
+
+  it('keeps the transport code of a cut stream on the cause, out of the message users are shown', async () => {
+    server = await httpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify(chunk('Hel'))}\n\n`, () => res.socket?.destroy());
+    });
+    const gw = createUnifiedGateway({ apiKey: 'k', baseURL: server.url });
+    const errors: unknown[] = [];
+    const result = streamText({ model: gw('gpt-4o-mini'), prompt: 'x', onError: ({ error }) => void errors.push(error) });
+    await result.consumeStream();
+    const error = errors[0] as APICallError;
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/^Stream interrupted \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions\): /);
+    expect(error.message).not.toMatch(/UND_ERR/);
+    expect(error.url).toBe(`${server.url}/chat/completions`);
+    const codes: unknown[] = [];
+    for (let cause: unknown = error.cause; cause instanceof Error && codes.length < 5; cause = cause.cause) codes.push((cause as { code?: unknown }).code);
+    expect(codes).toContain('UND_ERR_SOCKET');
   });
 
   it('streams from the mock gateway served on 127.0.0.1', async () => {

@@ -55,6 +55,13 @@ describe('language model on the wire', () => {
     expect(usage).toMatchObject({ inputTokens: 10, outputTokens: 8, totalTokens: 18, inputTokenDetails: { cacheReadTokens: 4, noCacheTokens: 6 }, outputTokenDetails: { reasoningTokens: 5, textTokens: 3 } });
   });
 
+  it('reports cached input tokens of a stream as cacheRead', async () => {
+    const usage = { prompt_tokens: 10, completion_tokens: 8, total_tokens: 18, prompt_tokens_details: { cached_tokens: 4 }, completion_tokens_details: { reasoning_tokens: 5 } };
+    server.use(http.post(`${BASE}/chat/completions`, () => sseResponse(sseText([chunk('Hi'), chunk(undefined, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }), chunk(undefined, { choices: [], usage })]))));
+    const result = streamText({ model: gw()('gpt-4o-mini'), prompt: 'x' });
+    expect(await result.usage).toMatchObject({ inputTokens: 10, inputTokenDetails: { cacheReadTokens: 4, noCacheTokens: 6 }, outputTokenDetails: { reasoningTokens: 5, textTokens: 3 } });
+  });
+
   it('turns an error frame inside a 200 stream into an error part carrying the typed error', async () => {
     server.use(http.post(`${BASE}/chat/completions`, () => sseResponse(sseText([chunk('Hel'), { error: { message: 'upstream overloaded', type: 'server_error', code: 'overloaded' } }], { done: false }))));
     const errors: unknown[] = [];

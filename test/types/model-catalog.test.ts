@@ -31,8 +31,9 @@ const CATALOG = LISTED.map(([id]) => id);
 const OFFERED = LISTED.map(([, offered]) => offered);
 const DOCUMENTED = { image: ['dall-e-3', 'dall-e-2', 'gpt-image-1'], video: ['vendor_video2', 'vendor_video2-landscape'] };
 
-/** Every `model` field of every resource, each with a marker `@@name` where the editor is asked. */
+/** Every `model` field of every resource, and the AI SDK provider's model ids, each with a marker `@@name` where the editor is asked. */
 const USER = `import type { Gateway, ChatCompletionCreateParamsNonStreaming, CompletionCreateParamsNonStreaming, EmbeddingCreateParams, EmbeddingCreateManyParams, ImageGenerateParams, ImageEditParams, TranscriptionCreateParams, ResponseCreateParamsNonStreaming, VideoCreateParams, ModelId } from 'unified-gateway';
+import { createUnifiedGateway, unifiedGateway } from 'unified-gateway/ai-sdk';
 declare const client: Gateway;
 declare const file: Blob;
 export const chat: ChatCompletionCreateParamsNonStreaming = { model: '@@chat', messages: [] };
@@ -47,6 +48,8 @@ export const video: VideoCreateParams = { model: '@@video', prompt: 'x', duratio
 export const own: ModelId = '@@own';
 export const call = () => client.chat.completions.create({ model: '@@call', messages: [] });
 export const imageCall = () => client.images.generate({ model: '@@imageCall', prompt: 'x' });
+export const aisdk = createUnifiedGateway()('@@aisdk');
+export const aisdkEmbedding = unifiedGateway.embeddingModel('@@aisdkEmbedding');
 `;
 
 /** The same fields with ids no catalogue lists: they must compile with or without one. */
@@ -121,7 +124,7 @@ function check(name: string, type: 'module' | 'commonjs', declaration: string | 
   return { completions, diagnostics };
 }
 
-const MARKERS = ['chat', 'completion', 'embedding', 'embeddings', 'image', 'edit', 'transcription', 'response', 'video', 'own', 'call', 'imageCall'];
+const MARKERS = ['chat', 'completion', 'embedding', 'embeddings', 'image', 'edit', 'transcription', 'response', 'video', 'own', 'call', 'imageCall', 'aisdk', 'aisdkEmbedding'];
 const builtDeclarations = { module: 'dist/index.d.ts', commonjs: 'dist/index.d.cts' } as const;
 
 describe.each(['module', 'commonjs'] as const)('ModelCatalog in a "type": "%s" project', (type) => {
@@ -154,7 +157,7 @@ describe.each(['module', 'commonjs'] as const)('ModelCatalog in a "type": "%s" p
   it('without it, nothing is offered but the documented image and video ids, and everything compiles as before', () => {
     const offered = new Set(MARKERS.flatMap((m) => without.completions[m] ?? []));
     for (const id of OFFERED) expect(offered.has(id)).toBe(false);
-    for (const marker of ['chat', 'completion', 'embedding', 'embeddings', 'transcription', 'response', 'own', 'call']) expect(without.completions[marker]).toEqual([]);
+    for (const marker of ['chat', 'completion', 'embedding', 'embeddings', 'transcription', 'response', 'own', 'call', 'aisdk', 'aisdkEmbedding']) expect(without.completions[marker]).toEqual([]);
     for (const marker of ['image', 'edit', 'imageCall']) expect(without.completions[marker]).toEqual(expect.arrayContaining(DOCUMENTED.image));
     expect(without.completions.video).toEqual(expect.arrayContaining(DOCUMENTED.video));
     // keyof ModelCatalog is empty: even the listed id of the control file is refused.
