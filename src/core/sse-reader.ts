@@ -278,7 +278,7 @@ export class SSEReader implements AsyncIterator<never> {
   #cut(cause: unknown, message: string): GatewayError {
     const error = cause === undefined ? new APIConnectionError(message) : toConnectionError(cause, this.#options.redactor, message);
     if (!this.#content) return error;
-    return new StreamInterruptedError(`${error.message} Content had already reached the caller, so it was not retried; err.partial holds it.`, { cause: error, partial: this.#sink?._partial() });
+    return new StreamInterruptedError(`${error.message.replace(/\.$/, '')}; not retried: content had already been delivered.`, { cause: error, partial: this.#sink?._partial() });
   }
 
   /**

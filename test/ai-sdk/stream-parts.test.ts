@@ -542,7 +542,7 @@ describe('doStream stream parts', () => {
           "type": "text-delta",
         },
         {
-          "error": [AI_APICallError: Stream ended before [DONE] (POST http://gateway.test/v1/chat/completions).],
+          "error": [AI_APICallError: Stream ended before [DONE] (POST http://gateway.test/v1/chat/completions); not retried: content had already been delivered.],
           "type": "error",
         },
         {
