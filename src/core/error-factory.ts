@@ -39,8 +39,10 @@ const byStatus: Record<number, APIErrorClass> = {
 /**
  * Code or type → class, used when the status says nothing (an error object inside a 200).
  * Each entry is a code or type the gateway or common OpenAI-compatible servers send.
+ * A Map, not an object literal: the key is server text, and `byCode['constructor']` of a
+ * plain object is `Object` (a code of `valueOf` or `__proto__` made a TypeError).
  */
-const byCode: Record<string, APIErrorClass> = {
+const byCode: ReadonlyMap<string, APIErrorClass> = new Map(Object.entries({
   insufficient_quota: InsufficientQuotaError, // one of the gateway's own error codes
   insufficient_user_quota: InsufficientQuotaError, // new-api / one-api
   pre_consume_token_quota_failed: InsufficientQuotaError, // new-api / one-api
@@ -51,14 +53,14 @@ const byCode: Record<string, APIErrorClass> = {
   rate_limit_exceeded: RateLimitError, // OpenAI-style code
   rate_limit_error: RateLimitError, // OpenAI-style type
   server_error: InternalServerError, // one of the gateway's own error codes
-};
+}));
 
 function classify(status: number, code: string | null, type: string | null): APIErrorClass {
   if (status === 429) return isQuotaCode(code, type) ? InsufficientQuotaError : RateLimitError;
   if (status === 503) return ServiceUnavailableError;
   if (status >= 500) return InternalServerError;
   if (status >= 400) return byStatus[status] ?? APIError;
-  return (code && byCode[code]) || (type && byCode[type]) || APIError;
+  return (code !== null && byCode.get(code)) || (type !== null && byCode.get(type)) || APIError;
 }
 
 const asString = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : typeof v === 'number' ? String(v) : null);
@@ -182,9 +184,8 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
     if (typeof node === 'string') return redactor.string(node);
     if (node === null || typeof node !== 'object' || depth > 32) return node;
     if (Array.isArray(node)) return node.map((v) => walk(v, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) out[redactor.string(k)] = walk(v, depth + 1);
-    return out;
+    // fromEntries defines each key as data: an assignment of a `__proto__` key (which JSON.parse keeps as an own key) would set the copy's prototype instead.
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [redactor.string(k), walk(v, depth + 1)]));
   };
   return walk(value, 0) as T;
 }
