@@ -73,13 +73,16 @@ export async function runCall<T>(config: CoreConfig, spec: CallSpec<T>, options:
   }
 }
 
-/** The models to try after the caller's: the request's list, else the client's for that model. */
+/**
+ * The models to try after the caller's: the request's list, else the client's for that
+ * model; each once, and never the requested model again.
+ */
 function fallbackModels(config: CoreConfig, spec: CallSpec<unknown>, requested: readonly string[] | undefined): string[] {
   if (requested !== undefined) checkModels('fallbackModels', requested);
   if (typeof spec.model !== 'string') return [];
   const own = spec.clientFallbacks !== false && Object.hasOwn(config.fallbackModels, spec.model);
   const list = requested ?? (own ? config.fallbackModels[spec.model] : undefined);
-  return list ? [...list] : [];
+  return list ? [...new Set(list)].filter((model) => model !== spec.model) : [];
 }
 
 /** Describes the request for a model (checking the arguments), then serialises it once. */

@@ -217,6 +217,21 @@ export function toConnectionError(error: unknown, redactor: Redactor, message: s
   return new APIConnectionError(redactor.string(`${message}: ${describe(error)}`), { cause: safeCause(error, redactor) });
 }
 
+/**
+ * What fetch rejected with, as the SDK's error: a connection error (retried), or, when
+ * fetch refused its own arguments (undici's `UND_ERR_INVALID_ARG`, as a `dispatcher` of
+ * another undici major gives), a final GatewayError: every retry would be refused the same.
+ */
+export function fetchFailure(error: unknown, redactor: Redactor, where: string): GatewayError {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  if ((error as { code?: unknown } | null)?.code !== INVALID_ARG && cause?.code !== INVALID_ARG) return toConnectionError(error, redactor, `Connection error (${where})`);
+  const message = `fetch refused the request's arguments (${where}): ${describe(error)}. Not retried. A fetchOptions.dispatcher must come from an undici release whose major version is Node's (process.versions.undici), or be passed with undici's own fetch (docs/retries.md#fetch-options-and-proxies).`;
+  return new GatewayError(redactor.string(message), { cause: safeCause(error, redactor) });
+}
+
+/** undici's code for an argument it refuses (`InvalidArgumentError`). */
+const INVALID_ARG = 'UND_ERR_INVALID_ARG';
+
 /** An error's message, with what undici puts on its cause (ECONNREFUSED, "bad port"). */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);

@@ -29,12 +29,12 @@ export interface Exchange {
   traced: Record<string, string> | undefined;
 }
 
-/** A failure below HTTP (refused, reset, DNS, a body read cut or timed out) as the SDK's error. */
+/** A failure below HTTP (refused, reset, DNS, a body read cut or timed out, fetch refusing its arguments) as the SDK's error. */
 export async function transportError(ex: Exchange, error: unknown): Promise<GatewayError> {
   if (error instanceof GatewayError) return error;
   if (ex.request.signal?.aborted) return ex.call.stopped(ex.request.signal, where(ex));
   if (ex.timer.signal.aborted) return new APITimeoutError(`Request timed out after ${ex.call.options.timeout ?? ex.call.config.timeout} ms (${where(ex)}).`);
-  return (await errorFactory()).toConnectionError(error, ex.call.config.redactor, `Connection error (${where(ex)})`);
+  return (await errorFactory()).fetchFailure(error, ex.call.config.redactor, where(ex));
 }
 
 /**

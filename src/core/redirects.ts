@@ -31,9 +31,16 @@ export async function followRedirect(
     throw new GatewayError(`The gateway answered with a redirect (${at.method} ${at.url}), which a browser does not let the SDK inspect or follow safely. Set baseURL to the address that serves the API.`);
   }
   void response.body?.cancel().catch(() => undefined);
-  const target = new URL(response.headers.get('location') ?? '', at.url).href;
+  let target: string;
+  try {
+    target = new URL(response.headers.get('location') ?? '', at.url).href;
+  } catch {
+    throw await apiError(response, undefined, { message: 'Redirected to a Location that is not a URL; not followed' });
+  }
   // Named in messages without its query: a hand-off to a CDN often carries a signed token there.
   const shown = target.replace(/[?#].*$/s, '');
+  // fetch would fail on another scheme (ftp:, file:) as a connection error, retried in vain.
+  if (!/^https?:/.test(target)) throw await apiError(response, undefined, { message: `Redirected to ${shown}, which is not an http(s) URL; not followed` });
   if (at.download) {
     // A download may hand off to a CDN: follow it, the key only to the client's base origins.
     if (at.hop >= MAX_REDIRECTS) throw await apiError(response, undefined, { message: `Too many redirects (last to ${shown})` });

@@ -12,8 +12,19 @@ import type { DownloadProgress, VideoTask } from './types.js';
 export function downloadRequest(taskOrURL: VideoTask | string, taskBase: string | undefined, pool: BaseURLPool): CoreRequest {
   const given = typeof taskOrURL === 'string' ? taskOrURL : taskOrURL?.video_url;
   if (typeof given !== 'string' || !given.trim()) throw new ValidationError('taskOrURL', 'must be a completed video task (with video_url) or a URL');
-  const url = new URL(given.trim(), taskBase ?? pool.main);
+  const url = parseURL(given.trim(), taskBase ?? pool.main);
+  // fetch fails on another scheme (ftp:, file:) as a connection error, retried in vain; data: and blob: are not downloads.
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new ValidationError('taskOrURL', 'must be an http(s) URL (or a completed task whose video_url is one)');
   return { method: 'GET', path: '', url: url.href, auth: isOwnOrigin(pool, url.origin), download: true };
+}
+
+/** The URL, or undefined where `new URL` throws (URL.canParse is missing from older browsers). */
+function parseURL(text: string, base: string): URL | undefined {
+  try {
+    return new URL(text, base);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The size the body will have once read, when the server says so truthfully. */
