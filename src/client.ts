@@ -97,7 +97,7 @@ const defaults = {
 
 /** Options must be an object: `new Gateway(null)` would otherwise fail on a property read with a TypeError. */
 function checkOptionsObject(options: unknown): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new ValidationError('options', 'must be an object of client options, e.g. { apiKey, baseURL }');
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new ValidationError('options', 'must be an object');
 }
 
 /**

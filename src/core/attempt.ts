@@ -2,8 +2,7 @@ import { lazy } from '../internal/lazy.js';
 import { requestIDFrom } from '../internal/request-id.js';
 import { anySignal } from '../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
-import { GatewayError } from './errors.js';
-import { apiError, shownURL, transportError, where, type Exchange } from './exchange.js';
+import { apiError, errorFactory, shownURL, transportError, where, type Exchange } from './exchange.js';
 import type { AttemptInfo } from './hooks.js';
 import { readResponse } from './response.js';
 import type { Answer } from './types.js';
@@ -78,7 +77,8 @@ async function fetchFollowingRedirects(ex: Exchange, headers: Record<string, str
     } catch (error) {
       throw await transportError(ex, error);
     }
-    if (!isResponse(response)) throw notAResponse(ex, response);
+    // Final, not a connection error: the same fetch would answer the same way on every retry.
+    if (!isResponse(response)) throw (await errorFactory()).notAResponse(response, ex.custom, where(ex));
     if (!isRedirect(response)) return response;
     const at = { ...ex.info, url: ex.url, hop, method, sent, headers, download: ex.request.req.download === true };
     const next = await (await loadRedirects()).followRedirect(response, at, config, (r, payload, more) => apiError(ex, r, payload, more));
@@ -91,14 +91,8 @@ async function fetchFollowingRedirects(ex: Exchange, headers: Record<string, str
  * return another implementation's (node-fetch, undici's own).
  */
 function isResponse(value: unknown): value is Response {
-  const r = value as Partial<Response> | null;
-  return typeof r === 'object' && r !== null && typeof r.status === 'number' && typeof r.headers?.get === 'function' && typeof r.text === 'function';
-}
-
-/** Final, not a connection error: the same fetch would answer the same way on every retry. */
-function notAResponse(ex: Exchange, value: unknown): GatewayError {
-  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object without status, headers and text()' : typeof value;
-  return new GatewayError(`${ex.custom ? 'The custom fetch' : 'globalThis.fetch'} resolved to ${got}, not a Response (${where(ex)}). A fetch must resolve to a Response, as the platform's does.`);
+  const r = value as Partial<Response> | null | undefined;
+  return typeof r?.status === 'number' && typeof r.headers?.get === 'function' && typeof r.text === 'function';
 }
 
 /** A response that redirects: a 3xx with a Location, or a browser's opaque redirect. */

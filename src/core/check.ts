@@ -71,11 +71,9 @@ export function checkHeaders(field: string, headers: unknown): void {
  */
 export function checkFetchOptions(field: string, value: unknown): void {
   if (value === undefined) return;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ValidationError(field, 'must be an object of fetch init fields, e.g. { keepalive: true }');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ValidationError(field, 'must be an object');
   const { dispatcher } = value as { dispatcher?: { dispatch?: unknown } | null };
-  if (dispatcher !== undefined && (typeof dispatcher !== 'object' || dispatcher === null || typeof dispatcher.dispatch !== 'function')) {
-    throw new ValidationError(`${field}.dispatcher`, "must be an undici Dispatcher (an object with a dispatch method), e.g. new EnvHttpProxyAgent() from 'undici'");
-  }
+  if (dispatcher !== undefined && typeof dispatcher?.dispatch !== 'function') throw new ValidationError(`${field}.dispatcher`, 'must be an undici Dispatcher (with a dispatch method)');
 }
 
 /** The per-request options, checked before anything is sent. */

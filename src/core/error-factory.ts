@@ -229,6 +229,12 @@ export function fetchFailure(error: unknown, redactor: Redactor, where: string):
   return new GatewayError(redactor.string(message), { cause: safeCause(error, redactor) });
 }
 
+/** A fetch that resolved to something other than a Response (attempt.ts checks its shape). */
+export function notAResponse(value: unknown, custom: boolean, where: string): GatewayError {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object without status, headers and text()' : typeof value;
+  return new GatewayError(`${custom ? 'The custom fetch' : 'globalThis.fetch'} resolved to ${got}, not a Response (${where}). A fetch must resolve to a Response, as the platform's does.`);
+}
+
 /** undici's code for an argument it refuses (`InvalidArgumentError`). */
 const INVALID_ARG = 'UND_ERR_INVALID_ARG';
 

@@ -96,5 +96,5 @@ export const MAX_FALLBACK_MODELS = 10;
 /** A list of model ids, as fallbackModels takes. */
 export function checkModels(field: string, models: unknown): void {
   if (!Array.isArray(models) || !models.every((m) => typeof m === 'string' && m.trim())) throw new ValidationError(field, 'must be an array of model ids');
-  if (models.length > MAX_FALLBACK_MODELS) throw new ValidationError(field, `must name at most ${MAX_FALLBACK_MODELS} models (got ${models.length}): each one is another request for the same call`);
+  if (models.length > MAX_FALLBACK_MODELS) throw new ValidationError(field, `must name at most ${MAX_FALLBACK_MODELS} models`);
 }
