@@ -3,7 +3,7 @@ import { GatewayError, ValidationError } from './core/errors.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
 import type { GatewayHooks } from './core/hooks.js';
 import type { ModelId } from './core/model-catalog.js';
-import { checkBaseURL, checkHeaders, checkNumber } from './core/check.js';
+import { checkBaseURL, checkFetchOptions, checkHeaders, checkNumber } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
 import type { Telemetry } from './core/telemetry.js';
@@ -95,6 +95,11 @@ const defaults = {
   failoverCooldown: FAILOVER_COOLDOWN_MS,
 } as const;
 
+/** Options must be an object: `new Gateway(null)` would otherwise fail on a property read with a TypeError. */
+function checkOptionsObject(options: unknown): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new ValidationError('options', 'must be an object');
+}
+
 /**
  * Client for the unified model gateway.
  * @example
@@ -129,6 +134,7 @@ export class Gateway implements APIClient {
   readonly maxRetries: number;
   readonly timeout: number;
   constructor(options: GatewayOptions = {}) {
+    checkOptionsObject(options);
     const redactor = new Redactor();
     const apiKey = resolveApiKey(options.apiKey, redactor);
     const baseURL = options.baseURL?.trim() || readEnv('GATEWAY_BASE_URL');
@@ -148,6 +154,7 @@ export class Gateway implements APIClient {
     checkHeaders('defaultHeaders', options.defaultHeaders);
     if (options.defaultHeaders) redactor.addHeaders(options.defaultHeaders);
     if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ValidationError('fetch', 'must be a function with the signature of fetch');
+    checkFetchOptions('fetchOptions', options.fetchOptions);
     this.baseURL = checkBaseURL('baseURL', baseURL);
     this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;
     this.maxRetries = options.maxRetries ?? defaults.maxRetries;
@@ -185,6 +192,8 @@ export class Gateway implements APIClient {
    * @example const patient = client.withOptions({ timeout: 120_000, maxRetries: 5 });
    */
   withOptions(options: GatewayOptions): Gateway {
+    // Before the spread, which would turn a string into an object of its characters.
+    checkOptionsObject(options);
     // `this.constructor`, not `Gateway`: a class that names itself is renamed by bundlers (_Gateway).
     const derived = new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), ...options });
     configOf(derived).pool.shareHealth(configOf(this).pool);

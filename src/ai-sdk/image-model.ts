@@ -20,7 +20,8 @@ export class UnifiedGatewayImageModel implements ImageModelV3 {
 
   constructor(modelId: string, client: () => Gateway) {
     this.modelId = modelId;
-    this.maxImagesPerCall = maxImagesByModel[modelId] ?? 10;
+    // Own keys only: any string is a model id, `constructor` too.
+    this.maxImagesPerCall = Object.hasOwn(maxImagesByModel, modelId) ? (maxImagesByModel[modelId] as number) : 10;
     this.client = client;
   }
 

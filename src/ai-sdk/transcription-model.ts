@@ -28,7 +28,9 @@ export class UnifiedGatewayTranscriptionModel implements TranscriptionModelV3 {
   async doGenerate(options: TranscriptionModelV3CallOptions): Promise<TranscriptionResult> {
     const extras = splitProviderOptions(options.providerOptions);
     const fields = { model: this.modelId, ...extras.body };
-    const name = `audio.${extensions[options.mediaType.toLowerCase()] ?? 'bin'}`;
+    const type = options.mediaType.toLowerCase();
+    // Own keys only: a media type of `constructor` must not find Object's.
+    const name = `audio.${Object.hasOwn(extensions, type) ? extensions[type] : 'bin'}`;
     const file = new Blob([toBytes(options.audio) as Uint8Array<ArrayBuffer>], { type: options.mediaType });
     const client = this.client();
     const { data, response } = await callGateway({ url: `${client.baseURL}/audio/transcriptions`, requestBodyValues: { ...fields, file: name } }, () =>

@@ -120,6 +120,19 @@ export function stringOption(values: OptionValues, name: string): string | undef
   return typeof value === 'string' && value.trim() ? value : undefined;
 }
 
+/**
+ * `--model`: the id given, else `fallback` (a default model, or GATEWAY_MODEL). Given but
+ * blank (`-m "$MODEL"` with the variable unset) is a {@link UsageError}: falling back would
+ * quietly send the default, often paid, model.
+ */
+export function modelOption(values: OptionValues, fallback: string, command: string): string;
+export function modelOption(values: OptionValues, fallback: string | undefined, command: string): string | undefined;
+export function modelOption(values: OptionValues, fallback: string | undefined, command: string): string | undefined {
+  const value = values.model;
+  if (typeof value === 'string' && !value.trim()) throw new UsageError('Option --model is empty: pass a model id, or leave the option out for the default', command);
+  return stringOption(values, 'model') ?? fallback;
+}
+
 /** A required string option, or a {@link UsageError} naming it. */
 export function requireOption(values: OptionValues, name: string, command: string): string {
   const value = stringOption(values, name);

@@ -4,7 +4,8 @@ import type { CallState, PreparedRequest } from './call-state.js';
 import type { AttemptInfo } from './hooks.js';
 import { followRedirect, isRedirect, type Hop } from './redirects.js';
 import { readResponse } from './response.js';
-import { shownURL, transportError, type AttemptContext } from './transport.js';
+import { notAResponse } from './error-factory.js';
+import { shownURL, transportError, where, type AttemptContext } from './transport.js';
 import type { Reply } from './types.js';
 
 /**
@@ -33,6 +34,8 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
       } catch (error) {
         throw transportError(ctx, error);
       }
+      // Final, not a connection error: the same fetch would answer the same way on every retry.
+      if (!isResponse(response)) throw notAResponse(response, config.fetch !== undefined, where(ctx));
       if (!isRedirect(response)) {
         config.events.onResponse?.({ ...info, url: shownURL(hop.url), status: response.status, durationMs: Date.now() - started, requestID: requestIDFrom(response.headers) });
         return await readResponse(ctx, response);
@@ -56,6 +59,15 @@ async function authorize(call: CallState, request: PreparedRequest, traced: Reco
   const key = call.config.apiKey();
   headers.authorization = `Bearer ${typeof key === 'string' ? key : await key}`;
   return headers;
+}
+
+/**
+ * What the SDK reads of a Response, checked by shape (not `instanceof`): a custom fetch may
+ * return another implementation's (node-fetch, undici's own).
+ */
+function isResponse(value: unknown): value is Response {
+  const r = value as Partial<Response> | null | undefined;
+  return typeof r?.status === 'number' && typeof r.headers?.get === 'function' && typeof r.text === 'function';
 }
 
 export function joinURL(base: string, path: string): string {

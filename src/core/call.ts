@@ -75,13 +75,16 @@ async function shape(call: CallState, reply: Reply): Promise<unknown> {
   return request.map ? request.map(reply.data, reply.response) : reply.data;
 }
 
-/** The models to try after the caller's: the request's list, else the client's for that model. */
+/**
+ * The models to try after the caller's: the request's list, else the client's for that
+ * model; each once, and never the requested model again.
+ */
 function fallbackModels(config: CoreConfig, request: CallRequest, requested: readonly string[] | undefined): string[] {
   if (requested !== undefined) checkModels('fallbackModels', requested);
   if (typeof request.model !== 'string') return [];
   const own = request.clientFallbacks !== false && Object.hasOwn(config.fallbackModels, request.model);
   const list = requested ?? (own ? config.fallbackModels[request.model] : undefined);
-  return list ? [...list] : [];
+  return list ? [...new Set(list)].filter((model) => model !== request.model) : [];
 }
 
 /** One model's request, ready to send: the body serialised once (multipart: encoded once), the headers built once. */

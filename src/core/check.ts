@@ -65,6 +65,17 @@ export function checkHeaders(field: string, headers: unknown): void {
   }
 }
 
+/**
+ * `fetchOptions`: an object of extra fetch init fields. A `dispatcher` (undici's) must have
+ * a `dispatch` method: otherwise fetch fails inside, as a connection error retried in vain.
+ */
+export function checkFetchOptions(field: string, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ValidationError(field, 'must be an object');
+  const { dispatcher } = value as { dispatcher?: { dispatch?: unknown } | null };
+  if (dispatcher !== undefined && typeof dispatcher?.dispatch !== 'function') throw new ValidationError(`${field}.dispatcher`, 'must be an undici Dispatcher (with a dispatch method)');
+}
+
 /** The per-request options, checked before anything is sent. */
 export function checkRequestOptions(options: RequestOptions): void {
   checkNumber('timeout', options.timeout, 'ms');
@@ -76,4 +87,5 @@ export function checkRequestOptions(options: RequestOptions): void {
     throw new ValidationError('signal', 'must be an AbortSignal (e.g. controller.signal)');
   }
   if (options.headers !== undefined) checkHeaders('headers', options.headers);
+  if (options.fetchOptions !== undefined) checkFetchOptions('fetchOptions', options.fetchOptions);
 }

@@ -39,8 +39,10 @@ const byStatus: Record<number, APIErrorClass> = {
 /**
  * Code or type → class, used when the status says nothing (an error object inside a 200).
  * Each entry is a code or type the gateway or common OpenAI-compatible servers send.
+ * A Map, not an object literal: the key is server text, and `byCode['constructor']` of a
+ * plain object is `Object` (a code of `valueOf` or `__proto__` made a TypeError).
  */
-const byCode: Record<string, APIErrorClass> = {
+const byCode: ReadonlyMap<string, APIErrorClass> = new Map(Object.entries({
   insufficient_quota: InsufficientQuotaError, // one of the gateway's own error codes
   insufficient_user_quota: InsufficientQuotaError, // new-api / one-api
   pre_consume_token_quota_failed: InsufficientQuotaError, // new-api / one-api
@@ -51,14 +53,14 @@ const byCode: Record<string, APIErrorClass> = {
   rate_limit_exceeded: RateLimitError, // OpenAI-style code
   rate_limit_error: RateLimitError, // OpenAI-style type
   server_error: InternalServerError, // one of the gateway's own error codes
-};
+}));
 
 function classify(status: number, code: string | null, type: string | null): APIErrorClass {
   if (status === 429) return isQuotaCode(code, type) ? InsufficientQuotaError : RateLimitError;
   if (status === 503) return ServiceUnavailableError;
   if (status >= 500) return InternalServerError;
   if (status >= 400) return byStatus[status] ?? APIError;
-  return (code && byCode[code]) || (type && byCode[type]) || APIError;
+  return (code !== null && byCode.get(code)) || (type !== null && byCode.get(type)) || APIError;
 }
 
 const asString = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : typeof v === 'number' ? String(v) : null);
@@ -182,9 +184,8 @@ export function redactDeep<T>(value: T, redactor: Redactor): T {
     if (typeof node === 'string') return redactor.string(node);
     if (node === null || typeof node !== 'object' || depth > 32) return node;
     if (Array.isArray(node)) return node.map((v) => walk(v, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) out[redactor.string(k)] = walk(v, depth + 1);
-    return out;
+    // fromEntries defines each key as data: an assignment of a `__proto__` key (which JSON.parse keeps as an own key) would set the copy's prototype instead.
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [redactor.string(k), walk(v, depth + 1)]));
   };
   return walk(value, 0) as T;
 }
@@ -215,6 +216,27 @@ function safeCause(cause: unknown, redactor: Redactor, depth = 0): unknown {
 export function toConnectionError(error: unknown, redactor: Redactor, message: string): APIConnectionError {
   return new APIConnectionError(redactor.string(`${message}: ${describe(error)}`), { cause: safeCause(error, redactor) });
 }
+
+/**
+ * What fetch rejected with, as the SDK's error: a connection error (retried), or, when
+ * fetch refused its own arguments (undici's `UND_ERR_INVALID_ARG`, as a `dispatcher` of
+ * another undici major gives), a final GatewayError: every retry would be refused the same.
+ */
+export function fetchFailure(error: unknown, redactor: Redactor, where: string): GatewayError {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  if ((error as { code?: unknown } | null)?.code !== INVALID_ARG && cause?.code !== INVALID_ARG) return toConnectionError(error, redactor, `Connection error (${where})`);
+  const message = `fetch refused the request's arguments (${INVALID_ARG}, ${where}): ${describe(error)}. Not retried. A fetchOptions.dispatcher must come from an undici release whose major version is Node's (process.versions.undici), or be passed with undici's own fetch (docs/retries.md#fetch-options-and-proxies).`;
+  return new GatewayError(redactor.string(message), { cause: safeCause(error, redactor) });
+}
+
+/** A fetch that resolved to something other than a Response (attempt.ts checks its shape). */
+export function notAResponse(value: unknown, custom: boolean, where: string): GatewayError {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object without status, headers and text()' : typeof value;
+  return new GatewayError(`${custom ? 'The custom fetch' : 'globalThis.fetch'} resolved to ${got}, not a Response (${where}). A fetch must resolve to a Response, as the platform's does.`);
+}
+
+/** undici's code for an argument it refuses (`InvalidArgumentError`). */
+const INVALID_ARG = 'UND_ERR_INVALID_ARG';
 
 /**
  * An error's message, with what undici puts on its cause ("connect ECONNREFUSED …", "other

@@ -87,7 +87,14 @@ export function resolveFallbackModels(map: Readonly<Record<string, readonly stri
   return { ...map };
 }
 
+/**
+ * The most models one `fallbackModels` list may name: each is a full request (with its own
+ * retries) made for one call, so a longer list is refused rather than cut silently.
+ */
+export const MAX_FALLBACK_MODELS = 10;
+
 /** A list of model ids, as fallbackModels takes. */
 export function checkModels(field: string, models: unknown): void {
   if (!Array.isArray(models) || !models.every((m) => typeof m === 'string' && m.trim())) throw new ValidationError(field, 'must be an array of model ids');
+  if (models.length > MAX_FALLBACK_MODELS) throw new ValidationError(field, `must name at most ${MAX_FALLBACK_MODELS} models`);
 }

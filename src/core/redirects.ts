@@ -32,9 +32,16 @@ export function followRedirect(ctx: AttemptContext, response: Response, hop: Hop
     throw new GatewayError(`The gateway answered with a redirect (${hop.method} ${shownURL(hop.url)}), which a browser does not let the SDK inspect or follow safely. Set baseURL to the address that serves the API.`);
   }
   void response.body?.cancel().catch(() => undefined);
-  const target = new URL(response.headers.get('location') ?? '', hop.url).href;
-  const shown = shownURL(target);
   const refuse = (message: string) => apiError(ctx, response, undefined, { message });
+  let target: string;
+  try {
+    target = new URL(response.headers.get('location') ?? '', hop.url).href;
+  } catch {
+    throw refuse('Redirected to a Location that is not a URL; not followed');
+  }
+  const shown = shownURL(target);
+  // fetch would fail on another scheme (ftp:, file:) as a connection error, retried in vain.
+  if (!/^https?:/.test(target)) throw refuse(`Redirected to ${shown}, which is not an http(s) URL; not followed`);
   if (hop.count >= MAX_REDIRECTS) throw refuse(`Too many redirects (last to ${shown})`);
   const { pool } = ctx.call.config;
   const next = { ...hop, url: target, count: hop.count + 1 };

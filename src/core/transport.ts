@@ -1,7 +1,7 @@
 import { requestIDFrom } from '../internal/request-id.js';
 import { untilAborted } from '../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
-import { baseURLHint, createAPIError, toConnectionError, unexpectedBody } from './error-factory.js';
+import { baseURLHint, createAPIError, fetchFailure, unexpectedBody } from './error-factory.js';
 import { APITimeoutError, GatewayError, type APIError } from './errors.js';
 import type { AttemptInfo } from './hooks.js';
 import { parseRetryAfter } from './retry.js';
@@ -32,13 +32,13 @@ export const shownURL = (url: string): string => url.replace(/[?#].*$/s, '');
 /** The attempt as errors name it: `POST https://gateway.example/v1/chat/completions`. */
 export const where = (ctx: AttemptContext): string => `${ctx.info.method} ${shownURL(ctx.url)}`;
 
-/** A failure below HTTP (refused, reset, DNS, a body read cut or timed out) as the SDK's error. */
+/** A failure below HTTP (refused, reset, DNS, a body read cut or timed out, fetch refusing its arguments) as the SDK's error. */
 export function transportError(ctx: AttemptContext, error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const { call } = ctx;
   if (call.signal?.aborted) return call.stopped(where(ctx));
   if (ctx.timer.signal.aborted) return new APITimeoutError(`Request timed out after ${call.options.timeout ?? call.config.timeout} ms (${where(ctx)}).`);
-  return toConnectionError(error, call.config.redactor, `Connection error (${where(ctx)})`);
+  return fetchFailure(error, call.config.redactor, where(ctx));
 }
 
 /**

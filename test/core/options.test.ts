@@ -99,11 +99,12 @@ describe('fetchOptions', () => {
       inits.push(init ?? {});
       return Response.json(list);
     };
-    const c = make({ fetch, fetchOptions: { cache: 'no-store', keepalive: true, dispatcher: 'agent-1' } });
+    const dispatcher = { dispatch: () => true };
+    const c = make({ fetch, fetchOptions: { cache: 'no-store', keepalive: true, dispatcher } });
     await c.models.list();
     await c.models.list({ fetchOptions: { keepalive: false, priority: 'high' } });
-    expect(inits[0]).toMatchObject({ cache: 'no-store', keepalive: true, dispatcher: 'agent-1' });
-    expect(inits[1]).toMatchObject({ cache: 'no-store', keepalive: false, priority: 'high', dispatcher: 'agent-1' });
+    expect(inits[0]).toMatchObject({ cache: 'no-store', keepalive: true, dispatcher });
+    expect(inits[1]).toMatchObject({ cache: 'no-store', keepalive: false, priority: 'high', dispatcher });
   });
 
   it('never lets fetchOptions replace the method, body, signal or redirect policy', async () => {

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'unified-gateway';
-import { stringOption, UsageError } from '../args.js';
+import { modelOption, stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { resolvePrompt } from '../resolve-prompt.js';
 
@@ -28,7 +28,7 @@ Examples:
   },
   argument: 'prompt',
   async run({ values, positionals, client, signal, io }) {
-    const model = stringOption(values, 'model') ?? io.env.GATEWAY_MODEL?.trim();
+    const model = modelOption(values, io.env.GATEWAY_MODEL?.trim(), 'chat');
     if (!model) throw new UsageError('Missing model: pass --model or set the GATEWAY_MODEL environment variable', 'chat');
     const prompt = await resolvePrompt(positionals[0], io, 'chat');
     const system = stringOption(values, 'system');

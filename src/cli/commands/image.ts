@@ -1,5 +1,5 @@
 import type { ImageSize } from 'unified-gateway';
-import { requireOption, stringOption, UsageError } from '../args.js';
+import { modelOption, requireOption, stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { checkOutPath, writeOut } from '../out-file.js';
 import { resolvePrompt } from '../resolve-prompt.js';
@@ -29,6 +29,7 @@ Examples:
   },
   argument: 'prompt',
   async run({ values, positionals, client, signal, io }) {
+    const model = modelOption(values, 'dall-e-3', 'image');
     const out = requireOption(values, 'out', 'image');
     const size = stringOption(values, 'size');
     if (size !== undefined && !/^\d+x\d+$/.test(size)) throw new UsageError(`Option --size must look like 1024x1024, got '${size}'`, 'image');
@@ -36,7 +37,7 @@ Examples:
     const prompt = await resolvePrompt(positionals[0], io, 'image');
     const gateway = client();
     const { data } = await gateway.images.generate(
-      { model: stringOption(values, 'model') ?? 'dall-e-3', prompt, n: 1, response_format: 'b64_json', ...(size ? { size: size as ImageSize } : {}) },
+      { model, prompt, n: 1, response_format: 'b64_json', ...(size ? { size: size as ImageSize } : {}) },
       { signal },
     );
     const first = data[0];

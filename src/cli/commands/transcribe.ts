@@ -1,6 +1,6 @@
 import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { stringOption, UsageError } from '../args.js';
+import { modelOption, stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 
 const FORMATS = ['json', 'text', 'srt', 'vtt', 'verbose_json'] as const;
@@ -44,6 +44,7 @@ Examples:
   },
   argument: 'file',
   async run({ values, positionals, client, signal, io }) {
+    const model = modelOption(values, 'whisper-1', 'transcribe');
     const file = positionals[0];
     if (file === undefined) throw new UsageError('Missing <file>: the audio file to transcribe', 'transcribe');
     const format = stringOption(values, 'format') ?? 'json';
@@ -51,7 +52,7 @@ Examples:
     await checkAudioFile(file);
 
     const result = await client().audio.transcriptions.create(
-      { file: createReadStream(file), model: stringOption(values, 'model') ?? 'whisper-1', language: stringOption(values, 'language'), response_format: format },
+      { file: createReadStream(file), model, language: stringOption(values, 'language'), response_format: format },
       { signal },
     );
     const text = typeof result === 'string' ? result : format === 'verbose_json' ? JSON.stringify(result, null, 2) : result.text;

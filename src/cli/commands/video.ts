@@ -1,5 +1,5 @@
 import { videoPrices, type VideoDuration } from 'unified-gateway';
-import { integerOption, requireOption, stringOption, UsageError } from '../args.js';
+import { integerOption, modelOption, requireOption, stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { checkOutPath, writeOut } from '../out-file.js';
 import { resolvePrompt } from '../resolve-prompt.js';
@@ -37,6 +37,7 @@ Examples:
   },
   argument: 'prompt',
   async run({ values, positionals, client, signal, io }) {
+    const model = modelOption(values, 'vendor_video2', 'video');
     const duration = integerOption(values, 'duration', { min: 1 }, 'video');
     if (duration === undefined) throw new UsageError('Missing required option --duration (5, 10, 15 or 20)', 'video');
     if (!DURATIONS.includes(duration)) throw new UsageError(`Option --duration must be ${DURATIONS.join(', ').replace(/, (\d+)$/, ' or $1')} (seconds), got ${duration}`, 'video');
@@ -51,7 +52,7 @@ Examples:
     let downloading = false;
     try {
       const task = await gateway.videos.generateAndWait(
-        { model: stringOption(values, 'model') ?? 'vendor_video2', prompt, duration: duration as VideoDuration },
+        { model, prompt, duration: duration as VideoDuration },
         {
           signal,
           pollIntervalMs,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { validate } from '../../core/validation.js';
-import { intAtLeast, model, nonEmpty, range } from '../shared/schema.js';
+import { intAtLeast, model, nonEmpty, range, stream, streamOptions } from '../shared/schema.js';
 
 const promptRule = 'must be a non-empty string, an array of them, or token arrays';
 const prompt = z.union(
@@ -24,6 +24,8 @@ const completionParams = z.looseObject(
     frequency_penalty: range(-2, 2),
     logprobs: range(0, 5),
     best_of: intAtLeast(1),
+    stream: stream(),
+    stream_options: streamOptions(),
   },
   { error: 'must be an object' },
 );

@@ -95,6 +95,7 @@ export class Embeddings extends APIResource {
 
   /** The request of one batch of createMany or iterate: the same body but for `input`, through the same pipeline. */
   #batches(body: Omit<EmbeddingCreateParams, 'input'>, float32: boolean | undefined): BatchCall {
+    if (float32 !== undefined && typeof float32 !== 'boolean') throw new ValidationError('float32', 'must be true or false');
     if (float32 && body.encoding_format === 'base64') throw new ValidationError('float32', "cannot be combined with encoding_format: 'base64' (raw strings)");
     const sent = { ...body, encoding_format: wireFormat(body.encoding_format) };
     const map = (data: unknown): CreateEmbeddingResponse<Vector> => decodeAsAsked(body.encoding_format, float32, data);

@@ -26,3 +26,12 @@ export const intAtLeast = (min: number) => bounded(min, Infinity, `must be an in
 
 /** The `model` field every endpoint has. */
 export const model = (example: string) => nonEmpty(`is required: a model id such as ${example}`);
+
+/** `stream`, on the endpoints that stream. */
+export const stream = () => z.optional(z.nullable(z.boolean({ error: 'must be a boolean' })));
+
+const streamOptionsRule = 'must be an object such as { include_usage: true }';
+
+/** `stream_options`, on the endpoints that stream: a string or a boolean would reach the server, which refuses it or ignores it. */
+export const streamOptions = () =>
+  z.optional(z.nullable(z.looseObject({ include_usage: z.optional(z.nullable(z.boolean({ error: 'must be a boolean' }))) }, { error: streamOptionsRule })));

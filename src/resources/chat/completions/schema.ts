@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { validate } from '../../../core/validation.js';
-import { intAtLeast, intBetween, integer, model, nonEmpty, range, text } from '../../shared/schema.js';
+import { intAtLeast, intBetween, integer, model, nonEmpty, range, stream, streamOptions, text } from '../../shared/schema.js';
 import { isToolName, TOOL_NAME_RULE } from './tool-name.js';
 
 // Checks only what the SDK can judge before sending; every object is loose so vendor
@@ -110,7 +110,8 @@ const chatCompletionParams = z.looseObject(
     response_format: z.optional(
       z.looseObject({ type: z.literal(['text', 'json_object', 'json_schema'], { error: "must be 'text', 'json_object' or 'json_schema'" }) }),
     ),
-    stream: z.optional(z.nullable(z.boolean({ error: 'must be a boolean' }))),
+    stream: stream(),
+    stream_options: streamOptions(),
     user: z.optional(text()),
   },
   { error: 'must be an object' },
