@@ -2,13 +2,26 @@ import { defineConfig } from 'vitest/config';
 
 // Two projects; `vitest run` (and `npm test`, after the build) runs both.
 // - unit: src/ imported in this process, no build needed: `npm run test:unit` is the fast loop.
-// - package: the built package in child processes (dist/ through its exports map, the CLI,
+// - package: the built package (dist/ through its exports map, its declarations, the CLI,
 //   docs snippets type-checked and run against it, an edge bundle of it), so it needs
-//   `npm run build` first and takes seconds per test by design. Run it alone with
+//   `npm run build` first and takes seconds per test by design. Every test that reads dist/
+//   is here: `npm ci && npm run test:unit` passes on a fresh clone, with no dist/ at all. Run it alone with
 //   `npx vitest run --project package`. A test that spawns dist/cli.js belongs in test/cli/.
 // Each file is in exactly one project. `!(progress)` is an extglob: every file directly in
 // test/cli/ but progress.test.ts, the progress formatter imported from src/ (unit).
-const builtPackage = ['test/docs.test.ts', 'test/package.test.ts', 'test/api-report.test.ts', 'test/edge.test.ts', 'test/cli/!(progress).test.ts'];
+const builtPackage = [
+  'test/docs.test.ts',
+  'test/package.test.ts',
+  'test/api-report.test.ts',
+  'test/edge.test.ts',
+  'test/cli/!(progress).test.ts',
+  // These read dist/ too: its declarations (types/), its otel entry (the example), its testing types.
+  'test/types/dist.test.ts',
+  'test/types/completions.test.ts',
+  'test/types/model-catalog.test.ts',
+  'test/otel/example.test.ts',
+  'test/testing/node-only-types.test.ts',
+];
 // Real Chromium runs in its own config (npm run test:browser).
 const notHere = ['test/browser/**', 'node_modules/**'];
 

@@ -1,14 +1,13 @@
 export { Gateway, Gateway as default } from './client.js';
 export type { GatewayOptions } from './client.js';
-export type { FetchOptions, RequestOptions } from './core/types.js';
+export type { DownloadOptions, DownloadProgress, FetchOptions, RequestOptions } from './core/types.js';
 export type { AttemptObserver, CallEnd, CallObserver, StreamEnd, Telemetry, TelemetryRedactor, TelemetryRequest } from './core/telemetry.js';
 export { APIPromise } from './core/api-promise.js';
 export type { APIResult } from './core/api-promise.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ApiKeySource, RetryOptions } from './core/options.js';
 export type { AttemptInfo, FailoverInfo, GatewayHooks, ModelFallbackInfo, ResponseInfo, RetryInfo } from './core/hooks.js';
-// Stream classes are exported as types: their code loads with the first stream, and a value
-// export here would put it in every bundle.
+// Stream classes are exported as types: the client makes streams, never a caller's `new`.
 export type { Stream } from './core/stream.js';
 export { streamFromReadable, type StreamFromReadableOptions } from './core/stream-from-readable.js';
 export {
@@ -136,4 +135,4 @@ export type {
 export { VideoTaskFailedError, VideoTaskNotFoundError, VIDEO_TASK_TTL_MS, videoPrices, videoTaskState } from './resources/videos/index.js';
 export type { VideoTaskState } from './resources/videos/index.js';
 export type { Videos } from './resources/videos/index.js';
-export type { DownloadProgress, VideoDownloadOptions, VideoCreateParams, VideoDuration, VideoModel, VideoTask, VideoTaskStatus, VideoWaitOptions } from './resources/videos/types.js';
+export type { VideoDownloadOptions, VideoCreateParams, VideoDuration, VideoModel, VideoTask, VideoTaskStatus, VideoWaitOptions } from './resources/videos/types.js';

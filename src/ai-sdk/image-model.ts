@@ -37,35 +37,29 @@ export class UnifiedGatewayImageModel implements ImageModelV3 {
     const image = options.files?.[0];
     const { data, response } = image
       ? await callGateway({ url: `${client.baseURL}/images/edits`, requestBodyValues: body }, async () =>
-          client.images.edit({ ...body, image: await fileOf(image, options.abortSignal), ...(options.mask ? { mask: await fileOf(options.mask, options.abortSignal) } : {}) }, request).withResponse(),
+          client.images.edit({ ...body, image: await fileOf(client, image, options.abortSignal), ...(options.mask ? { mask: await fileOf(client, options.mask, options.abortSignal) } : {}) }, request).withResponse(),
         )
       : await callGateway({ url: `${client.baseURL}/images/generations`, requestBodyValues: body }, () => client.images.generate(body, request).withResponse());
-    return { images: await base64Images(data, options.abortSignal), warnings, response: { timestamp: new Date(data.created * 1000), modelId: this.modelId, headers: headersOf(response) } };
+    return { images: await base64Images(client, data, options.abortSignal), warnings, response: { timestamp: new Date(data.created * 1000), modelId: this.modelId, headers: headersOf(response) } };
   }
 }
 
-async function fileOf(file: ImageModelV3File, signal?: AbortSignal): Promise<Blob> {
-  if (file.type === 'url') return (await fetchOk(file.url, signal)).blob();
+async function fileOf(client: Gateway, file: ImageModelV3File, signal?: AbortSignal): Promise<Blob> {
+  if (file.type === 'url') return (await client.images.download(file.url, { signal })).blob();
   return new Blob([toBytes(file.data) as Uint8Array<ArrayBuffer>], { type: file.mediaType });
 }
 
-/** A gateway that ignores `response_format` answers with URLs: those images are fetched (they are public links, sent no key). */
-async function base64Images(data: ImagesResponse, signal: AbortSignal | undefined): Promise<string[]> {
+/**
+ * A gateway that ignores `response_format` answers with URLs: those images are downloaded
+ * through the client (its fetch, timeouts and retries; the key only to its own origins).
+ */
+async function base64Images(client: Gateway, data: ImagesResponse, signal: AbortSignal | undefined): Promise<string[]> {
   return Promise.all(
     data.data.map(async (item) => {
       if (item.b64_json) return item.b64_json;
       if (!item.url) return '';
-      return toBase64(new Uint8Array(await (await fetchOk(item.url, signal)).arrayBuffer()));
+      return toBase64(new Uint8Array(await (await client.images.download(item, { signal })).arrayBuffer()));
     }),
   );
 }
 
-/** A public link's bytes (sent no key); an error page is refused rather than encoded as the image. */
-async function fetchOk(url: string, signal: AbortSignal | undefined): Promise<Response> {
-  const response = await fetch(url, signal ? { signal } : {});
-  if (!response.ok) {
-    void response.body?.cancel().catch(() => undefined);
-    throw new Error(`Fetching ${url.replace(/[?#].*$/s, '')} answered ${response.status} ${response.statusText}`.trim());
-  }
-  return response;
-}

@@ -19,9 +19,8 @@ import {
   UnprocessableEntityError,
 } from './errors.js';
 
-// How error responses become error objects. Loaded with the first error response (or the
-// first stream), so apps whose calls succeed never carry the parsing code.
-
+// How error responses become error objects: the body's shape read, the class chosen by status
+// and code, the client's secrets removed from everything an error keeps.
 
 type APIErrorClass = new (init: APIErrorInit) => APIError;
 

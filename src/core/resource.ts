@@ -1,5 +1,5 @@
 import { APIPromise } from './api-promise.js';
-import type { CallRequest, CoreConfig, RequestOptions, Schema, StreamClass } from './types.js';
+import type { CallRequest, CoreConfig, DownloadOptions, RequestOptions, Schema, StreamClass } from './types.js';
 
 /**
  * The client as resources see it. Its configuration (the API key among it) is kept in a
@@ -64,7 +64,17 @@ export class APIResource {
     return new APIPromise<T>(configOf(this._client), { ...more, method: 'GET', path }, options ?? {});
   }
 
-  /** @internal Any other call, described as data (a multipart upload, a download). */
+  /**
+   * @internal A download (one path for every resource): `url` absolute, or relative to
+   * `baseURL` (the gateway that made the file, else the main base). The key goes only to the
+   * client's own origins, redirects included; the result's body reports progress.
+   */
+  protected _download(url: string | undefined, options: DownloadOptions, baseURL?: string): Promise<Response> {
+    const { onProgress, ...requestOptions } = options;
+    return new APIPromise<Response>(configOf(this._client), { method: 'GET', path: '', url, baseURL, download: { onProgress } }, requestOptions);
+  }
+
+  /** @internal Any other call, described as data (a multipart upload). */
   protected _request<T>(request: CallRequest<T>, options?: RequestOptions): APIPromise<T> {
     return new APIPromise<T>(configOf(this._client), request, options ?? {});
   }

@@ -158,6 +158,12 @@ export interface Reply {
   data: unknown;
 }
 
+/** Options of a download (`images.download`, `videos.download`): the usual request options, and progress. */
+export interface DownloadOptions extends RequestOptions {
+  /** Called with `{ loadedBytes, totalBytes }` as the body is read. */
+  onProgress?: ((progress: DownloadProgress) => void) | undefined;
+}
+
 /** How far a download has come. */
 export interface DownloadProgress {
   loadedBytes: number;

@@ -1,6 +1,6 @@
 import { embed, embedMany, experimental_generateVideo as generateVideo, experimental_transcribe as transcribe, generateImage } from 'ai';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createUnifiedGateway } from '../../src/ai-sdk/index.js';
 import { VideoTaskFailedError } from '../../src/index.js';
 import { BASE, client } from '../helpers/fixtures.js';
@@ -107,5 +107,23 @@ describe('video model', () => {
     const error = (await generateVideo({ model: gw.videoModel('vendor_video2'), prompt: 'please fail', duration: 5, maxRetries: 2, providerOptions: { unifiedGateway: { pollIntervalMs: 5 } } }).catch((e: unknown) => e)) as { cause?: unknown };
     expect(error.cause).toBeInstanceOf(VideoTaskFailedError);
     expect(mock.requests.filter((r) => r.method === 'POST' && r.path === 'videos/generations')).toHaveLength(1);
+  });
+});
+
+describe('image model, image URLs', () => {
+  it('downloads URL answers through the client (its fetch, no key for a CDN), never the global fetch', async () => {
+    const global = vi.spyOn(globalThis, 'fetch').mockRejectedValue(new Error('the global fetch was used'));
+    const seen: Array<{ url: string; authorization: string | null }> = [];
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      const url = String(input);
+      seen.push({ url, authorization: new Headers(init?.headers).get('authorization') });
+      if (url.endsWith('/images/generations')) return Response.json({ created: 1, data: [{ url: 'https://cdn.example/img.png' }] });
+      return new Response(PNG, { headers: { 'content-type': 'image/png' } });
+    };
+    const gw = createUnifiedGateway({ apiKey: 'sk-ai-sdk-image-key', baseURL: 'https://gateway.test/v1', fetch, maxRetries: 0 });
+    const { images } = await generateImage({ model: gw.imageModel('dall-e-2'), prompt: 'a lighthouse' });
+    expect(images[0]?.uint8Array.subarray(0, 4)).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    expect(seen[1]).toEqual({ url: 'https://cdn.example/img.png', authorization: null });
+    expect(global).not.toHaveBeenCalled();
   });
 });

@@ -44,9 +44,8 @@ Examples:
     if (first?.b64_json) {
       await writeOut(out, Buffer.from(first.b64_json, 'base64'), signal);
     } else if (first?.url) {
-      // videos.download takes any URL, not only a video's (a relative one against the base
-      // URL), and sends the key only to the client's own base-URL origins, redirects included.
-      const response = await gateway.videos.download(first.url, { signal });
+      // The key goes only to the client's own base-URL origins, redirects included.
+      const response = await gateway.images.download(first, { signal });
       if (!response.body) throw new Error('The image download has no body.');
       await writeOut(out, response.body, signal);
     } else {

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { validate } from '../../core/validation.js';
-import { intAtLeast, model, nonEmpty } from '../shared/schema.js';
-import { oneOf } from '../shared/one-of.js';
+import { intAtLeast, model, nonEmpty, oneOf } from '../shared/schema.js';
 
 const inputRule = 'must be a non-empty string, an array of them, or token arrays';
 const input = z.union(

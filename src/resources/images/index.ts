@@ -1,10 +1,10 @@
 import type { APIPromise } from '../../core/api-promise.js';
-import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
 import { claimStreams } from '../../core/file-streams.js';
 import { editSchema, generateSchema } from './schema.js';
 import type { ImageModel } from './sizes.js';
-import type { ImageGenerateParams, ImageEditParams, ImagesResponse } from './types.js';
+import type { DownloadOptions, RequestOptions } from '../../core/types.js';
+import type { Image, ImageGenerateParams, ImageEditParams, ImagesResponse } from './types.js';
 
 /** `client.images`: generation and editing. */
 export class Images extends APIResource {
@@ -31,5 +31,18 @@ export class Images extends APIResource {
     claimStreams([body?.image, body?.mask]);
     const model = typeof body?.model === 'string' ? body.model : undefined;
     return this._request({ method: 'POST', path: 'images/edits', form: { fields: body, files: ['image', 'mask'] }, schema: editSchema, model }, options);
+  }
+
+  /**
+   * Downloads an image the gateway answered with a URL (an `Image` of `data`, or its URL).
+   * Resolves to a `Response` once the first bytes arrived (retried like any request until
+   * then); its body reports progress and errors if cut short. The API key is sent only when
+   * the URL's origin is one of the client's base URLs, redirects included: a CDN never gets it.
+   * @example
+   * const { data } = await client.images.generate({ model: 'dall-e-3', prompt: 'A lighthouse' });
+   * const bytes = new Uint8Array(await (await client.images.download(data[0]!)).arrayBuffer());
+   */
+  download(imageOrURL: Image | string, options: DownloadOptions = {}): Promise<Response> {
+    return this._download(typeof imageOrURL === 'string' ? imageOrURL : imageOrURL?.url, options);
   }
 }

@@ -3,8 +3,7 @@ import { ValidationError } from '../../core/errors.js';
 import type { Schema } from '../../core/types.js';
 import { validate } from '../../core/validation.js';
 import { imageSizesByModel } from './sizes.js';
-import { intAtLeast, model, nonEmpty } from '../shared/schema.js';
-import { oneOf } from '../shared/one-of.js';
+import { intAtLeast, model, nonEmpty, oneOf } from '../shared/schema.js';
 
 const sizeRule = 'must be <width>x<height>, e.g. 1024x1024';
 const size = z.optional(z.nullable(z.string({ error: sizeRule }).check(z.refine((v) => /^\d+x\d+$/.test(v), { error: sizeRule }))));

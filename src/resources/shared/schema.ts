@@ -35,3 +35,7 @@ const streamOptionsRule = 'must be an object such as { include_usage: true }';
 /** `stream_options`, on the endpoints that stream: a string or a boolean would reach the server, which refuses it or ignores it. */
 export const streamOptions = () =>
   z.optional(z.nullable(z.looseObject({ include_usage: z.optional(z.nullable(z.boolean({ error: 'must be a boolean' }))) }, { error: streamOptionsRule })));
+
+/** One of a few string values (optional, nullable). */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.optional(z.nullable(z.literal(values, { error: `must be ${values.map((v) => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}` })));

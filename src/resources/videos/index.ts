@@ -89,11 +89,7 @@ export class Videos extends APIResource {
    */
   download(taskOrURL: VideoTask | string, options: VideoDownloadOptions = {}): Promise<Response> {
     const task = typeof taskOrURL === 'object' && taskOrURL !== null ? taskOrURL : undefined;
-    const { onProgress, ...requestOptions } = options;
-    return this._request<Response>(
-      { method: 'GET', path: '', url: typeof taskOrURL === 'string' ? taskOrURL : task?.video_url, baseURL: task && this.#taskBases.get(task.id)?.baseURL, download: { onProgress } },
-      requestOptions,
-    );
+    return this._download(typeof taskOrURL === 'string' ? taskOrURL : task?.video_url, options, task && this.#taskBases.get(task.id)?.baseURL);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { DownloadProgress, RequestOptions } from '../../core/types.js';
+import type { DownloadOptions, DownloadProgress, RequestOptions } from '../../core/types.js';
 import type { ModelId } from '../../core/model-catalog.js';
 
 /**
@@ -77,10 +77,7 @@ export interface VideoWaitOptions {
 export type { DownloadProgress };
 
 /** Options of `videos.download`: the usual request options, and progress. */
-export interface VideoDownloadOptions extends RequestOptions {
-  /** Called with `{ loadedBytes, totalBytes }` as the body is read. */
-  onProgress?: ((progress: DownloadProgress) => void) | undefined;
-}
+export type VideoDownloadOptions = DownloadOptions;
 
 /** What the wait needs from the resource: submit and poll. */
 export interface VideoTaskSource {

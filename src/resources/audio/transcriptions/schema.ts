@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '../../../core/errors.js';
 import { validate } from '../../../core/validation.js';
-import { model, range } from '../../shared/schema.js';
-import { oneOf } from '../../shared/one-of.js';
+import { model, range, oneOf } from '../../shared/schema.js';
 
 const transcriptionParams = z.looseObject(
   {

@@ -2,7 +2,7 @@ import { ChatCompletionStream } from './stream.js';
 import { GatewayError, ParseError } from '../../../core/errors.js';
 import type { PartialSource } from './partial-objects.js';
 import type { ChatCompletionParseParams, ParsedChatCompletion, ParsedChatCompletionStream } from './structured.types.js';
-import { slotOf } from './attached-schema.js';
+import { slotOf } from './slot.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageToolCall } from './types.js';
 

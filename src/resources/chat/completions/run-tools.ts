@@ -4,7 +4,7 @@ import { ToolRunLimitError } from '../../errors.js';
 import type { Redactor } from '../../../internal/redact.js';
 import type { ChatCompletionRunToolsParams, RunToolsOptions, ToolCallResult, ToolRunResult } from './structured.types.js';
 import { checkArguments } from './parse.js';
-import { slotOf } from './attached-schema.js';
+import { slotOf } from './slot.js';
 import type { DefinedTool } from './structured.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionCreateParams } from './types.js';
 import type { ChatCompletionStream } from './stream.js';

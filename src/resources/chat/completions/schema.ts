@@ -6,7 +6,7 @@ import { isToolName, TOOL_NAME_RULE } from './tool-name.js';
 // Checks only what the SDK can judge before sending; every object is loose so vendor
 // extras pass through untouched. Messages are written for people: "must be …".
 // Only a few zod kinds are used (object, array, union, literal, string, number, boolean):
-// each further kind adds to every browser bundle. Unions tagged by `role` or `type` are
+// each further kind adds to every app's bundle. Unions tagged by `role` or `type` are
 // explained by core/validation.ts as a discriminated union would be.
 
 const textPart = z.looseObject({ type: z.literal('text'), text: text() });

@@ -1,3 +1,4 @@
+import { excerpt } from '../../../core/error-factory.js';
 import { GatewayError } from '../../../core/errors.js';
 import { Stream } from '../../../core/stream.js';
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionChunkToolCall, ChatCompletionMessageToolCall } from './types.js';
@@ -163,7 +164,5 @@ const MAX_INDEX = 2 ** 16;
 const isIndex = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < MAX_INDEX;
 
 function invalidChunk(chunk: unknown): GatewayError {
-  const text = JSON.stringify(chunk) ?? String(chunk);
-  // Cut short here rather than with error-factory's excerpt: this class is in every bundle that makes streams.
-  return new GatewayError(`Invalid chat completion chunk in stream: ${text.length > 300 ? `${text.slice(0, 299)}…` : text}`);
+  return new GatewayError(`Invalid chat completion chunk in stream: ${excerpt(JSON.stringify(chunk) ?? String(chunk))}`);
 }

@@ -1,13 +1,13 @@
 import { ValidationError } from '../../../core/errors.js';
 import type { InferOutput, StandardSchemaV1 } from './standard-schema.js';
-import type { SchemaSlot } from './attached-schema.js';
+import type { SchemaSlot } from './slot.js';
 import { isToolName, TOOL_NAME_RULE } from './tool-name.js';
 import type { ChatCompletionTool, ToolRunContext } from './types.js';
 
 /**
  * Where a response format or tool keeps its schema (and `run`): not enumerable, never sent.
- * A registered symbol, the same one attached-schema.ts reads: parse() and runTools() find it
- * without importing this module, which keeps this module off the chat path of app bundles.
+ * A registered symbol, the same one slot.ts reads, so a copy of the package loaded twice
+ * (ESM beside CJS) finds the other's.
  */
 const SCHEMA = /* @__PURE__ */ Symbol.for('unified-gateway.schema');
 
