@@ -1,85 +1,66 @@
-// npm run size: bundles scripts/size/chat-app.js for the browser (esbuild, minified, ESM with
-// code splitting, as an app bundler would), and measures what that app loads to make one
-// chat call: its entry chunk, the chunks those import, and the lazily loaded chat schema
-// with its imports. Other endpoints' schemas and the multipart encoder load only when those
-// endpoints are called; they are reported but not counted. Fails above the budget, or if
-// anything in the bundle is a Node built-in.
+// npm run size: what a browser loads for one chat call, ours beside the official client's.
+// Each app (scripts/size/*-app.js) is bundled for the browser as an app bundler would
+// (esbuild, minified, ES modules with code splitting); what one call loads is its entry
+// chunk and every chunk that imports statically (a dynamic import() loads only when the
+// optional feature behind it is used), each gzipped (level 9). Fails if our chat or stream
+// app loads more than BUDGET × the official client's, or if the bundle pulls in any Node
+// built-in (the core runs in browsers, Deno, Bun and edge workers).
 import { browserBuild } from './browser-build.mjs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
 
-// 18 KB since 0.2: raw responses (APIPromise) and logging live in the core. 19.5 KB since
-// 0.3: the request path in named stages (call, attempt, response, exchange; after a failure,
-// recovery loads on first use), the checks that refuse unsendable keys, headers and base
-// URLs at construction, the chat schema's new rules, the chunk boundaries that errors living
-// in their resources' folders add, the telemetry hook, and credentials set as headers kept
-// out of errors (docs/architecture.md#size).
-const BUDGET_GZIP_BYTES = 19.5 * 1024;
+/** The ceiling: a chat app may load at most this fraction of what the official client's loads (docs/architecture.md#size). */
+const BUDGET = 0.8;
 const root = fileURLToPath(new URL('..', import.meta.url));
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
-const result = await browserBuild({
-  entryPoints: [`${root}scripts/size/chat-app.js`],
-  outdir: `${root}.tmp/size`,
-  metafile: true,
-  alias: { 'unified-gateway': `${root}src/index.ts` },
-});
-
-const outputs = result.metafile.outputs;
-const files = new Map(result.outputFiles.map((f) => [f.path.slice(root.length), f.contents]));
-const gz = (path) => gzipSync(files.get(path), { level: 9 }).length;
-const entry = Object.keys(outputs).find((p) => outputs[p].entryPoint?.endsWith('scripts/size/chat-app.js'));
-
-// The chunks a chat call loads: static imports always; of the dynamic imports, only those
-// chat.completions.create makes: its schema, and for a stream the SSE reader and stream class.
-const CHAT_SCHEMA = ['src/resources/chat/completions/schema.ts'];
-const CHAT_STREAM = [...CHAT_SCHEMA, 'src/resources/chat/completions/stream.ts', 'src/core/streaming.ts'];
-const reach = (wanted) => {
-  const seen = new Set();
+/** Builds one app and returns the gzip bytes a browser loads for its call, the chunks by name, and the build. */
+async function measure(app, alias) {
+  const result = await browserBuild({ entryPoints: [`${root}scripts/size/${app}`], outdir: `${root}.tmp/size/${app.replace('.js', '')}`, metafile: true, ...(alias ? { alias } : {}) });
+  const { outputs } = result.metafile;
+  const bytes = new Map(result.outputFiles.map((f) => [f.path.slice(root.length), gzipSync(f.contents, { level: 9 }).length]));
+  const entry = Object.keys(outputs).find((p) => outputs[p].entryPoint?.endsWith(app));
+  const loaded = new Set();
   const visit = (path) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    for (const imp of outputs[path].imports) {
-      if (imp.external) continue;
-      // A dynamic import may land on a facade chunk that re-exports from others: look through it.
-      const target = outputs[imp.path];
-      const inputs = [imp.path, ...target.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path)].flatMap((p) => Object.keys(outputs[p]?.inputs ?? {}));
-      if (imp.kind === 'import-statement' || (imp.kind === 'dynamic-import' && wanted.some((w) => inputs.includes(w)))) visit(imp.path);
-    }
+    if (loaded.has(path)) return;
+    loaded.add(path);
+    for (const imp of outputs[path].imports) if (!imp.external && imp.kind === 'import-statement') visit(imp.path);
   };
   visit(entry);
-  return seen;
-};
-const loaded = reach(CHAT_SCHEMA);
-const loadedStreaming = reach(CHAT_STREAM);
-
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-const describe = (path) => {
-  const names = new Set(Object.keys(outputs[path].inputs).map((i) => i.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1] ?? i.replace(/^src\//, '')));
-  const list = [...names];
-  return list.length > 4 ? `${list.slice(0, 4).join(', ')}, +${list.length - 4} more` : list.join(', ');
-};
-
-let chat = 0;
-let all = 0;
-console.log('chunk                                   gzip    loaded by a chat call');
-for (const path of Object.keys(outputs).filter((p) => p.endsWith('.js'))) {
-  const size = gz(path);
-  all += size;
-  if (loaded.has(path)) chat += size;
-  console.log(`  ${path.replace('.tmp/size/', '').padEnd(36)} ${kb(size).padStart(8)}  ${loaded.has(path) ? 'yes' : 'no '}  ${describe(path)}`);
+  const chunks = Object.keys(outputs)
+    .filter((p) => p.endsWith('.js'))
+    .map((path) => ({ path, gzip: bytes.get(path), loaded: loaded.has(path), inputs: Object.keys(outputs[path].inputs) }));
+  return { gzip: [...loaded].reduce((n, p) => n + bytes.get(p), 0), chunks, result };
 }
-const streaming = [...loadedStreaming].reduce((n, p) => n + gz(p), 0);
-console.log(`chat app: ${kb(chat)} gzip loaded for one chat call (budget ${kb(BUDGET_GZIP_BYTES)}); a streamed chat call loads ${kb(streaming)}; every chunk together: ${kb(all)}`);
 
-// The core must run where there is no Node: no built-in module may be pulled in.
+const ours = { alias: { 'unified-gateway': `${root}src/index.ts` } };
+const chat = await measure('chat-app.js', ours.alias);
+const stream = await measure('stream-app.js', ours.alias);
+const officialChat = await measure('openai-chat-app.js');
+const officialStream = await measure('openai-stream-app.js');
+
+const name = (input) => input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1] ?? input.replace(/^src\//, '');
+console.log('chunk of the chat app                       gzip  loaded by one call');
+for (const c of chat.chunks) {
+  const names = [...new Set(c.inputs.map(name))];
+  console.log(`  ${c.path.replace(/^\.tmp\/size\/[^/]+\//, '').padEnd(40)} ${kb(c.gzip).padStart(8)}  ${c.loaded ? 'yes' : 'no '}  ${names.length > 4 ? `${names.slice(0, 4).join(', ')}, +${names.length - 4} more` : names.join(', ')}`);
+}
+const ratio = (a, b) => (a / b).toFixed(2);
+console.log(`official client (openai): a chat call loads ${kb(officialChat.gzip)}, a streamed one ${kb(officialStream.gzip)}`);
+console.log(
+  `chat app: ${kb(chat.gzip)} gzip loaded for one chat call (${ratio(chat.gzip, officialChat.gzip)}× the official client's, budget ${BUDGET}×); a streamed chat call loads ${kb(stream.gzip)} (${ratio(stream.gzip, officialStream.gzip)}×); every chunk together: ${kb(chat.chunks.reduce((n, c) => n + c.gzip, 0))}`,
+);
+
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-const nodeImports = Object.keys(result.metafile.inputs).filter((f) => builtins.has(f));
+const nodeImports = [chat, stream].flatMap((m) => Object.keys(m.result.metafile.inputs)).filter((f) => builtins.has(f));
 if (nodeImports.length) {
-  console.error(`size: the browser bundle imports Node built-ins: ${nodeImports.join(', ')}`);
+  console.error(`size: the browser bundle imports Node built-ins: ${[...new Set(nodeImports)].join(', ')}`);
   process.exit(1);
 }
-if (chat > BUDGET_GZIP_BYTES) {
-  console.error(`size: over budget by ${kb(chat - BUDGET_GZIP_BYTES)}`);
-  process.exit(1);
+for (const [what, app, official] of [['chat', chat, officialChat], ['stream', stream, officialStream]]) {
+  if (app.gzip > BUDGET * official.gzip) {
+    console.error(`size: the ${what} app loads ${kb(app.gzip)}, over ${BUDGET}× the official client's ${kb(official.gzip)} by ${kb(app.gzip - BUDGET * official.gzip)}`);
+    process.exitCode = 1;
+  }
 }
