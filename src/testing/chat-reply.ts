@@ -11,6 +11,8 @@ export interface Reply {
   toolCalls: ChatCompletionMessageToolCall[] | undefined;
   finishReason: ChatCompletionFinishReason;
   usage: CompletionUsage;
+  /** What a reasoning model thought first, sent in its vendor's field. */
+  reasoning?: string | undefined;
 }
 
 /** The refusal sent when a structured-output request contains the word "refuse". */

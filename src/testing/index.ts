@@ -4,5 +4,5 @@ export { errorBody } from './wire.js';
 export type { MockChatReply, MockToolCall } from './chat-script.js';
 export type { MockFault, FaultScope } from './faults.js';
 export { defaultModels } from './catalog.js';
-export type { MockModel, MockModelKind } from './catalog.js';
+export type { MockModel, MockModelKind, MockReasoning } from './catalog.js';
 export type { ServeOptions, Served } from './node-server.js';

@@ -70,6 +70,14 @@ export interface ChatCompletionAssistantMessageParam {
   name?: string | undefined;
   refusal?: string | null | undefined;
   tool_calls?: ChatCompletionMessageToolCall[] | undefined;
+  /**
+   * The model's reasoning on this turn, for the vendors that want it back (DeepSeek's thinking
+   * mode with tools, Kimi, GLM…). `runTools` sets it, or leaves it out, as the model's family
+   * requires: see docs/chat.md#reasoning-models.
+   */
+  reasoning_content?: string | null | undefined;
+  /** The same, in the field some vendors name `reasoning` (a client's `reasoningRules` can choose it). */
+  reasoning?: string | null | undefined;
 }
 
 /** The result of a tool call, answering the assistant's `tool_calls[i].id`. */
@@ -163,8 +171,13 @@ export interface ChatCompletionMessage {
   content: string | null;
   refusal?: string | null | undefined;
   tool_calls?: ChatCompletionMessageToolCall[] | undefined;
-  /** Some vendors return their reasoning text here. */
+  /**
+   * The model's reasoning, whichever field its vendor used: `reasoning_content` (DeepSeek,
+   * Qwen, Kimi, GLM) or `reasoning` (vLLM, Together, OpenRouter). Absent when the model sent none.
+   */
   reasoning_content?: string | null | undefined;
+  /** The reasoning as the vendor sent it, when it used the field `reasoning` (`reasoning_content` has the same text). */
+  reasoning?: string | null | undefined;
 }
 
 export interface ChatCompletionChoice {
@@ -199,7 +212,10 @@ export interface ChatCompletionChunkChoice {
     role?: 'assistant' | undefined;
     content?: string | null | undefined;
     refusal?: string | null | undefined;
+    /** A piece of the reasoning, whichever field the vendor used (see {@link ChatCompletionMessage.reasoning_content}). */
     reasoning_content?: string | null | undefined;
+    /** The piece as the vendor sent it, when it used the field `reasoning`. */
+    reasoning?: string | null | undefined;
     tool_calls?: ChatCompletionChunkToolCall[] | undefined;
   };
   finish_reason: ChatCompletionFinishReason | null;
