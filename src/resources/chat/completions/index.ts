@@ -14,6 +14,7 @@ import type {
 } from './structured.types.js';
 import type { ChatCompletionStream } from './stream.js';
 import type { DefinedTool } from './structured.js';
+import { normalizeCompletion } from './reasoning-field.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './types.js';
 
 /** The schema (and zod) load with the first call; the helpers with their first use; see core/resource.ts. */
@@ -38,7 +39,7 @@ export class ChatCompletions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
-    return this._post({ path: 'chat/completions', body, schema: loadSchema, stream: loadStream }, options);
+    return this._post({ path: 'chat/completions', body, schema: loadSchema, stream: loadStream, map: normalizeCompletion }, options);
   }
 
   /**
@@ -67,7 +68,7 @@ export class ChatCompletions extends APIResource {
         body,
         schema: loadSchema,
         stream: async () => (await loadParse()).parsingStream(body),
-        map: async (data) => (await loadParse()).parseCompletion(data as ChatCompletion, body),
+        map: async (data) => (await loadParse()).parseCompletion(normalizeCompletion(data), body),
       },
       options,
     );
