@@ -1,6 +1,6 @@
 export { Gateway, Gateway as default } from './client.js';
 export type { GatewayOptions } from './client.js';
-export type { FetchOptions, RequestOptions } from './core/types.js';
+export type { FetchOptions, ReasoningField, ReasoningRule, ReasoningSend, RequestOptions } from './core/types.js';
 export type { AttemptObserver, CallEnd, CallObserver, StreamEnd, Telemetry, TelemetryRedactor, TelemetryRequest } from './core/telemetry.js';
 export { APIPromise } from './core/api-promise.js';
 export type { APIResult } from './core/api-promise.js';

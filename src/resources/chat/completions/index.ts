@@ -1,5 +1,5 @@
 import type { APIPromise } from '../../../core/api-promise.js';
-import type { RequestOptions } from '../../../core/types.js';
+import type { ReasoningRule, RequestOptions } from '../../../core/types.js';
 import { APIResource, configOf } from '../../../core/resource.js';
 import { lazy } from '../../../internal/lazy.js';
 import type {
@@ -22,6 +22,7 @@ const loadSchema = lazy(() => import('./schema.js'));
 const loadStream = lazy(() => import('./stream.js').then((m) => m.ChatCompletionStream));
 const loadParse = lazy(() => import('./parse.js'));
 const loadRunTools = lazy(() => import('./run-tools.js'));
+const loadReasoning = lazy(() => import('./reasoning.js'));
 
 /** `client.chat.completions` */
 export class ChatCompletions extends APIResource {
@@ -91,6 +92,16 @@ export class ChatCompletions extends APIResource {
    */
   async runTools<const Tools extends readonly DefinedTool[]>(body: ChatCompletionRunToolsParams<Tools>, options: RunToolsOptions<Tools[number]> = {}): Promise<ToolRunResult> {
     const { runTools } = await loadRunTools();
-    return runTools(this, body, options as RunToolsOptions, configOf(this._client).redactor);
+    const { redactor, reasoningRules } = configOf(this._client);
+    return runTools(this, body, options as RunToolsOptions, { redactor, reasoningRules });
+  }
+
+  /**
+   * @internal How `model` takes its reasoning back: this client's `reasoningRules`, then the
+   * table of docs/chat.md#reasoning-models. For the AI SDK provider, which builds assistant
+   * turns from a prompt (with `prepareAssistantTurn` of reasoning.ts).
+   */
+  async _reasoningRule(model: string): Promise<Required<ReasoningRule>> {
+    return (await loadReasoning()).reasoningRuleFor(model, configOf(this._client).reasoningRules);
   }
 }

@@ -137,6 +137,8 @@ function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatComp
     const name = fragment.function?.name;
     if (name && name !== call.function.name) call.function.name += name;
     if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
+    // Gemini's thought signature rides on the call and must go back with it (runTools sends calls as received).
+    if (fragment.extra_content !== undefined) call.extra_content = fragment.extra_content;
   }
 }
 

@@ -61,6 +61,11 @@ export interface ChatCompletionMessageToolCall {
     /** JSON text produced by the model; parse it and validate before use. */
     arguments: string;
   };
+  /**
+   * Vendor data that must go back with the call, as received: Gemini 3 puts its thought
+   * signature here (`extra_content.google.thought_signature`) and answers 400 without it.
+   */
+  extra_content?: Record<string, unknown> | undefined;
 }
 
 export interface ChatCompletionAssistantMessageParam {
@@ -204,6 +209,8 @@ export interface ChatCompletionChunkToolCall {
   id?: string | undefined;
   type?: 'function' | undefined;
   function?: { name?: string | undefined; arguments?: string | undefined } | undefined;
+  /** See {@link ChatCompletionMessageToolCall.extra_content}. */
+  extra_content?: Record<string, unknown> | undefined;
 }
 
 export interface ChatCompletionChunkChoice {
