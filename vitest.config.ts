@@ -6,9 +6,9 @@ import { defineConfig } from 'vitest/config';
 //   docs snippets type-checked and run against it, an edge bundle of it), so it needs
 //   `npm run build` first and takes seconds per test by design. Run it alone with
 //   `npx vitest run --project package`. A test that spawns dist/cli.js belongs in test/cli/.
-// Each file is in exactly one project. `!(progress)` is an extglob: every file directly in
-// test/cli/ but progress.test.ts, the progress formatter imported from src/ (unit).
-const builtPackage = ['test/docs.test.ts', 'test/package.test.ts', 'test/api-report.test.ts', 'test/edge.test.ts', 'test/cli/!(progress).test.ts'];
+// Each file is in exactly one project. `!(progress|token-usage)` is an extglob: every file directly in
+// test/cli/ but progress.test.ts and token-usage.test.ts, formatters imported from src/ (unit).
+const builtPackage = ['test/docs.test.ts', 'test/package.test.ts', 'test/api-report.test.ts', 'test/edge.test.ts', 'test/cli/!(progress|token-usage).test.ts'];
 // Real Chromium runs in its own config (npm run test:browser).
 const notHere = ['test/browser/**', 'node_modules/**'];
 

@@ -57,6 +57,7 @@ export type { ChatCompletions } from './resources/chat/completions/index.js';
 export type {
   ChatCompletion,
   ChatCompletionAssistantMessageParam,
+  ChatCompletionCacheControl,
   ChatCompletionChoice,
   ChatCompletionChunk,
   ChatCompletionChunkChoice,

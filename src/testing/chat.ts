@@ -3,6 +3,7 @@ import { deterministicReasoning, reasoningField, reasoningHistoryProblem, withRe
 import { composeReply, type Reply } from './chat-reply.js';
 import { scriptedReply, type MockChatReply } from './chat-script.js';
 import { isObject, outOfRange, type MockContext } from './context.js';
+import type { PromptCache } from './prompt-cache.js';
 
 type Json = Record<string, unknown>;
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
@@ -51,8 +52,8 @@ export function checkChatParams(body: Json): ParamProblem | undefined {
   return undefined;
 }
 
-/** POST /chat/completions: the next scripted reply from `next`, else the deterministic one. */
-export function chat(ctx: MockContext, next: () => MockChatReply | undefined): Response {
+/** POST /chat/completions: the next scripted reply from `next`, else the deterministic one; cached tokens from `cache`. */
+export function chat(ctx: MockContext, next: () => MockChatReply | undefined, cache: PromptCache): Response {
   const problem = checkChatParams(ctx.body);
   if (problem) return ctx.invalid(problem.message, problem.param);
   const bad = ctx.checkModel(ctx.body.model, 'chat', 'chat completions');
@@ -65,6 +66,8 @@ export function chat(ctx: MockContext, next: () => MockChatReply | undefined): R
   let reply = script ? scriptedReply(script, (ctx.body.messages as unknown[]).filter(isObject), ctx.id) : composeReply(ctx.body, ctx.id);
   const reasoning = script?.reasoning ?? (thinking ? deterministicReasoning(ctx.body, reply) : undefined);
   if (reasoning !== undefined) reply = withReasoning(reply, reasoning);
+  const cached = cache.cachedTokens(ctx.body);
+  if (cached !== undefined) reply = { ...reply, usage: { ...reply.usage, prompt_tokens_details: { cached_tokens: cached } } };
   const head = { id: `chatcmpl-mock-${ctx.id}`, created: Math.floor(ctx.now / 1000), model: String(ctx.body.model) };
   const field = reasoningField(thinking ?? {});
   if (ctx.body.stream === true) return ctx.sse(chatChunks(reply, head, ctx.body.stream_options, field).map((data) => ({ data })));

@@ -9,10 +9,25 @@ export interface CompletionUsage {
   completion_tokens_details?: { reasoning_tokens?: number | undefined; audio_tokens?: number | undefined } | null | undefined;
 }
 
+/**
+ * A prompt-caching hint: the prompt up to and including this part may be cached, as
+ * Anthropic-style vendors take it behind an OpenAI-compatible gateway. Sent unchanged; a
+ * gateway that drops it shows as `usage.prompt_tokens_details.cached_tokens` staying 0
+ * turn after turn (docs/chat.md#prompt-caching).
+ * @example { type: 'ephemeral', ttl: '1h' }
+ */
+export interface ChatCompletionCacheControl {
+  type: 'ephemeral';
+  /** How long the entry lives, where the vendor lets you choose (Anthropic: `'5m'`, the default, or `'1h'`). */
+  ttl?: '5m' | '1h' | (string & {}) | undefined;
+}
+
 /** `{ type: 'text', text }` */
 export interface ChatCompletionContentPartText {
   type: 'text';
   text: string;
+  /** Cache the prompt up to here: see {@link ChatCompletionCacheControl}. */
+  cache_control?: ChatCompletionCacheControl | undefined;
 }
 
 /** `{ type: 'image_url', image_url: { url } }`: an https URL or a `data:image/...;base64,` URL. Models with vision only. */
@@ -23,6 +38,8 @@ export interface ChatCompletionContentPartImage {
     /** @default 'auto' */
     detail?: 'auto' | 'low' | 'high' | undefined;
   };
+  /** Cache the prompt up to here: see {@link ChatCompletionCacheControl}. */
+  cache_control?: ChatCompletionCacheControl | undefined;
 }
 
 /** Audio input for models that accept it. */
