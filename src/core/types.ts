@@ -62,6 +62,7 @@ export type ReasoningField = 'reasoning_content' | 'reasoning';
  * @example { send: 'tool-calls', field: 'reasoning_content' }
  */
 export interface ReasoningRule {
+  /** Which assistant turns carry the reasoning: every one, those with tool calls, or none. */
   send: ReasoningSend;
   /** @default 'reasoning_content' */
   field?: ReasoningField | undefined;

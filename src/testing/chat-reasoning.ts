@@ -32,7 +32,7 @@ export function reasoningHistoryProblem(messages: unknown[], reasoning: MockReas
 export function deterministicReasoning(body: Json, reply: Reply): string {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
   const userText = textOf([...messages].reverse().find((m) => m.role === 'user')?.content);
-  if (reply.toolCalls) return `The user asked: ${userText}. A tool can answer that.`;
+  if (reply.toolCalls) return `The user asked: ${userText} A tool can answer that.`;
   if (messages[messages.length - 1]?.role === 'tool') return 'The tool answered; time to reply.';
   return `The user said: ${userText}`;
 }

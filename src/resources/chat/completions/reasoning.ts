@@ -31,7 +31,7 @@ export const reasoningTable: readonly ReasoningEntry[] = [
   // other turns "will be ignored" (https://api-docs.deepseek.com/guides/thinking_mode), so every
   // turn carries it: the docs' "between two user messages" leaves the last answer of a tool
   // span unclear, and an empty field is what DeepSeek's own adapter sends when there was none.
-  { pattern: /^deepseek-(reasoner|chat|flash|pro|v4|v3[.-][1-9])/, rule: always },
+  { pattern: /^deepseek-(reasoner|chat|flash|v4|v3[.-][1-9])/, rule: always },
   // QwQ: "No thinking content in history" (https://huggingface.co/Qwen/QwQ-32B, usage guidelines).
   { pattern: /^qwq/, rule: never },
   // Qwen3 and later (qwen-plus/max/turbo/flash are Qwen3 on Model Studio): the template keeps the

@@ -17,6 +17,7 @@ export interface CompletionUsage {
  * @example { type: 'ephemeral', ttl: '1h' }
  */
 export interface ChatCompletionCacheControl {
+  /** The one kind of cache entry vendors take. */
   type: 'ephemeral';
   /** How long the entry lives, where the vendor lets you choose (Anthropic: `'5m'`, the default, or `'1h'`). */
   ttl?: '5m' | '1h' | (string & {}) | undefined;
