@@ -7,14 +7,14 @@ import { defineConfig } from 'vitest/config';
 //   `npm run build` first and takes seconds per test by design. Every test that reads dist/
 //   is here: `npm ci && npm run test:unit` passes on a fresh clone, with no dist/ at all. Run it alone with
 //   `npx vitest run --project package`. A test that spawns dist/cli.js belongs in test/cli/.
-// Each file is in exactly one project. `!(progress)` is an extglob: every file directly in
-// test/cli/ but progress.test.ts, the progress formatter imported from src/ (unit).
+// Each file is in exactly one project. `!(progress|token-usage)` is an extglob: every file directly
+// in test/cli/ but progress.test.ts and token-usage.test.ts, formatters imported from src/ (unit).
 const builtPackage = [
   'test/docs.test.ts',
   'test/package.test.ts',
   'test/api-report.test.ts',
   'test/edge.test.ts',
-  'test/cli/!(progress).test.ts',
+  'test/cli/!(progress|token-usage).test.ts',
   // These read dist/ too: its declarations (types/), its otel entry (the example), its testing types.
   'test/types/dist.test.ts',
   'test/types/completions.test.ts',

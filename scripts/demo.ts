@@ -18,6 +18,7 @@ const order = [
   'chat-stream-browser',
   'chat-tools',
   'tools-run',
+  'reasoning-tools',
   'structured-outputs',
   'structured-stream',
   'chat-vision',
@@ -111,7 +112,7 @@ const cliRuns = [
   ['models'],
   // The real service lists 200+ ids: written to a file there, printed from the mock.
   real ? ['models', '--typescript', '--out', join(out, 'gateway-models.d.ts')] : ['models', '--typescript'],
-  ['chat', 'Hello from the command line', '--model', model],
+  ['chat', 'Hello from the command line', '--model', model, '--usage'],
   ...(real
     ? []
     : [

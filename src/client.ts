@@ -7,7 +7,7 @@ import { checkBaseURL, checkFetchOptions, checkHeaders, checkNumber } from './co
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
 import type { Telemetry } from './core/telemetry.js';
-import type { FetchOptions } from './core/types.js';
+import type { FetchOptions, ReasoningRule } from './core/types.js';
 import { bindConfig, configOf, type APIClient } from './core/resource.js';
 import { retryDefaults } from './core/retry.js';
 import { isBrowserLike, readEnv } from './internal/env.js';
@@ -21,6 +21,7 @@ import { Models } from './resources/models/index.js';
 import { Responses } from './resources/responses/index.js';
 import { Videos } from './resources/videos/index.js';
 import { EmbeddingBatchError, ToolRunLimitError, VideoTaskFailedError, VideoTaskNotFoundError } from './resources/errors.js';
+import { resolveReasoningRules } from './resources/chat/completions/reasoning-rules.js';
 
 /**
  * Options for {@link Gateway}. Every field is optional when its environment variable is set.
@@ -76,6 +77,14 @@ export interface GatewayOptions {
    * any {@link Telemetry}. Unset, it costs nothing. See docs/observability.md.
    */
   telemetry?: Telemetry | undefined;
+  /**
+   * How `runTools` sends a reasoning model's reasoning back on later turns, per model id or
+   * per prefix ending in `*`, over the built-in table (docs/chat.md#reasoning-models). An
+   * exact id wins over a prefix, a longer prefix over a shorter; `'*'` alone covers every
+   * model the others do not.
+   * @example { 'my-deepseek-*': { send: 'always' }, 'gpt-oss-120b': { send: 'tool-calls', field: 'reasoning' } }
+   */
+  reasoningRules?: Readonly<Record<string, ReasoningRule>> | undefined;
   /**
    * Allow use in a browser, where the key is visible to anyone who opens dev tools. Only
    * for keys scoped to the end user, or behind your own proxy.
@@ -174,6 +183,7 @@ export class Gateway implements APIClient {
       events: resolveEvents(options.hooks, options.logLevel, options.logger, redactor),
       fallbackModels: resolveFallbackModels(options.fallbackModels),
       telemetry: options.telemetry,
+      reasoningRules: resolveReasoningRules(options.reasoningRules),
     });
     givenOptions.set(this, options);
     this.chat = new Chat(this);

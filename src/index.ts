@@ -1,6 +1,6 @@
 export { Gateway, Gateway as default } from './client.js';
 export type { GatewayOptions } from './client.js';
-export type { DownloadOptions, DownloadProgress, FetchOptions, RequestOptions } from './core/types.js';
+export type { DownloadOptions, DownloadProgress, FetchOptions, ReasoningField, ReasoningRule, ReasoningSend, RequestOptions } from './core/types.js';
 export type { AttemptObserver, CallEnd, CallObserver, StreamEnd, Telemetry, TelemetryRedactor, TelemetryRequest } from './core/telemetry.js';
 export { APIPromise } from './core/api-promise.js';
 export type { APIResult } from './core/api-promise.js';
@@ -57,6 +57,7 @@ export type { ChatCompletions } from './resources/chat/completions/index.js';
 export type {
   ChatCompletion,
   ChatCompletionAssistantMessageParam,
+  ChatCompletionCacheControl,
   ChatCompletionChoice,
   ChatCompletionChunk,
   ChatCompletionChunkChoice,

@@ -46,6 +46,28 @@ export interface RequestOptions {
  */
 export type FetchOptions = Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal' | 'redirect'> & { [key: string]: unknown };
 
+/**
+ * Whether a model's reasoning goes back in later assistant turns: on every assistant turn,
+ * on those that called tools, or never. See docs/chat.md#reasoning-models.
+ */
+export type ReasoningSend = 'always' | 'tool-calls' | 'never';
+
+/** The message field reasoning goes back in. */
+export type ReasoningField = 'reasoning_content' | 'reasoning';
+
+/**
+ * How a model takes its reasoning back (the client's `reasoningRules`, over the built-in
+ * table of docs/chat.md#reasoning-models). A turn the rule names carries the field, empty
+ * when the model gave no reasoning on it.
+ * @example { send: 'tool-calls', field: 'reasoning_content' }
+ */
+export interface ReasoningRule {
+  /** Which assistant turns carry the reasoning: every one, those with tool calls, or none. */
+  send: ReasoningSend;
+  /** @default 'reasoning_content' */
+  field?: ReasoningField | undefined;
+}
+
 /** Resolved client configuration the core works from. */
 export interface CoreConfig {
   /** Gives the key for each attempt; a static key is wrapped. Never stored as a plain property, so no inspection shows it. */
@@ -66,6 +88,8 @@ export interface CoreConfig {
   readonly fallbackModels: Readonly<Record<string, readonly string[]>>;
   /** Watches every call (traces, metrics); undefined costs nothing. */
   readonly telemetry: Telemetry | undefined;
+  /** Per model id, or prefix ending in `*`, how reasoning goes back (over the chat resource's table); checked, fields filled in. */
+  readonly reasoningRules: Readonly<Record<string, Required<ReasoningRule>>>;
 }
 
 /** What checks a method's arguments before anything is sent: a request's `schema.ts`, imported by name. */

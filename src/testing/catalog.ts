@@ -1,11 +1,30 @@
 /** What a mock model can do; decides which endpoints accept it. */
 export type MockModelKind = 'chat' | 'completion' | 'embedding' | 'image' | 'video' | 'audio';
 
+/**
+ * How a mock chat model reasons: it answers with reasoning (deterministic, or a scripted
+ * reply's `reasoning`), and checks the reasoning sent back to it as its vendor does, so a
+ * test can reproduce the vendors' 400s (docs/mock-gateway.md#reasoning-models).
+ */
+export interface MockReasoning {
+  /** The field its reasoning is written in, in messages and stream deltas. @default 'reasoning_content' */
+  field?: 'reasoning_content' | 'reasoning' | undefined;
+  /**
+   * What it does with reasoning in the messages it is sent. `'ignored'`: anything goes.
+   * `'required-on-tool-calls'`: an assistant message with `tool_calls` that lacks the field is
+   * a 400, DeepSeek's thinking mode word for word. `'rejected'`: any message that carries the
+   * field is a 400, as DeepSeek-R1 answered. @default 'ignored'
+   */
+  history?: 'ignored' | 'required-on-tool-calls' | 'rejected' | undefined;
+}
+
 /** A model in the mock gateway's catalogue. */
 export interface MockModel {
   id: string;
   owned_by: string;
   kind: MockModelKind;
+  /** A chat model that reasons: see {@link MockReasoning}. */
+  reasoning?: MockReasoning | undefined;
 }
 
 /**
@@ -18,6 +37,10 @@ export const defaultModels: MockModel[] = [
   { id: 'claude-3-5-sonnet-20241022', owned_by: 'anthropic', kind: 'chat' },
   { id: 'gemini-1.5-pro', owned_by: 'google', kind: 'chat' },
   { id: 'deepseek-chat', owned_by: 'deepseek', kind: 'chat' },
+  // DeepSeek's thinking mode: its reasoning must come back on turns that called a tool.
+  { id: 'deepseek-reasoner', owned_by: 'deepseek', kind: 'chat', reasoning: { history: 'required-on-tool-calls' } },
+  // DeepSeek-R1: reasoning sent back is refused.
+  { id: 'deepseek-r1', owned_by: 'deepseek', kind: 'chat', reasoning: { history: 'rejected' } },
   { id: 'gpt-3.5-turbo-instruct', owned_by: 'openai', kind: 'completion' },
   { id: 'text-embedding-3-small', owned_by: 'openai', kind: 'embedding' },
   { id: 'text-embedding-3-large', owned_by: 'openai', kind: 'embedding' },

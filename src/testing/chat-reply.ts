@@ -11,14 +11,19 @@ export interface Reply {
   toolCalls: ChatCompletionMessageToolCall[] | undefined;
   finishReason: ChatCompletionFinishReason;
   usage: CompletionUsage;
+  /** What a reasoning model thought first, sent in its vendor's field. */
+  reasoning?: string | undefined;
 }
 
 /** The refusal sent when a structured-output request contains the word "refuse". */
 export const REFUSAL = "I'm sorry, but I can't help with that request.";
 
+/** The prompt tokens of these messages, as the mock counts them: their words, and 3 per message. */
+export const promptTokens = (messages: Json[]): number => messages.reduce((n, m) => n + countWords(textOf(m.content)), 0) + 3 * messages.length;
+
 /** Rough usage: words for prose, a token per 4 characters for JSON (which has few spaces). */
 export function usageOf(messages: Json[], prose: string, json: string[]): CompletionUsage {
-  const prompt = messages.reduce((n, m) => n + countWords(textOf(m.content)), 0) + 3 * messages.length;
+  const prompt = promptTokens(messages);
   const completion = countWords(prose) + json.reduce((n, s) => n + Math.ceil(s.length / 4), 0);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }

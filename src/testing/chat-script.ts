@@ -33,6 +33,12 @@ export interface MockChatReply {
   toolCalls?: MockToolCall[] | undefined;
   /** @default 'tool_calls' with `toolCalls`, else 'stop' */
   finishReason?: string | undefined;
+  /**
+   * The model's reasoning, sent before the content in the field the model uses
+   * (`reasoning_content` unless its catalogue entry says `reasoning`), streamed in pieces too.
+   * On a reasoning model it replaces the deterministic reasoning.
+   */
+  reasoning?: string | undefined;
 }
 
 /** A scripted reply as the mock sends it; `max_tokens` does not cut it. */

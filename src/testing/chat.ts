@@ -1,7 +1,9 @@
 import type { ChatCompletion, ChatCompletionChunk } from '../resources/chat/completions/types.js';
+import { deterministicReasoning, reasoningField, reasoningHistoryProblem, withReasoning } from './chat-reasoning.js';
 import { composeReply, type Reply } from './chat-reply.js';
 import { scriptedReply, type MockChatReply } from './chat-script.js';
 import { isObject, outOfRange, type MockContext } from './context.js';
+import type { PromptCache } from './prompt-cache.js';
 
 type Json = Record<string, unknown>;
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
@@ -50,19 +52,30 @@ export function checkChatParams(body: Json): ParamProblem | undefined {
   return undefined;
 }
 
-/** POST /chat/completions: the next scripted reply from `next`, else the deterministic one. */
-export function chat(ctx: MockContext, next: () => MockChatReply | undefined): Response {
+/** POST /chat/completions: the next scripted reply from `next`, else the deterministic one; cached tokens from `cache`. */
+export function chat(ctx: MockContext, next: () => MockChatReply | undefined, cache: PromptCache): Response {
   const problem = checkChatParams(ctx.body);
   if (problem) return ctx.invalid(problem.message, problem.param);
   const bad = ctx.checkModel(ctx.body.model, 'chat', 'chat completions');
   if (bad) return bad;
+  const thinking = ctx.model(ctx.body.model)?.reasoning;
+  const refused = reasoningHistoryProblem(ctx.body.messages as unknown[], thinking);
+  if (refused) return ctx.invalid(refused, null);
   // Taken only now, so a request turned away above leaves the script for its retry.
   const script = next();
-  const reply = script ? scriptedReply(script, (ctx.body.messages as unknown[]).filter(isObject), ctx.id) : composeReply(ctx.body, ctx.id);
+  let reply = script ? scriptedReply(script, (ctx.body.messages as unknown[]).filter(isObject), ctx.id) : composeReply(ctx.body, ctx.id);
+  const reasoning = script?.reasoning ?? (thinking ? deterministicReasoning(ctx.body, reply) : undefined);
+  if (reasoning !== undefined) reply = withReasoning(reply, reasoning);
+  const cached = cache.cachedTokens(ctx.body);
+  if (cached !== undefined) reply = { ...reply, usage: { ...reply.usage, prompt_tokens_details: { cached_tokens: cached } } };
   const head = { id: `chatcmpl-mock-${ctx.id}`, created: Math.floor(ctx.now / 1000), model: String(ctx.body.model) };
-  if (ctx.body.stream === true) return ctx.sse(chatChunks(reply, head, ctx.body.stream_options).map((data) => ({ data })));
-  return ctx.reply(200, chatCompletion(reply, head, typeof ctx.body.n === 'number' ? ctx.body.n : 1));
+  const field = reasoningField(thinking ?? {});
+  if (ctx.body.stream === true) return ctx.sse(chatChunks(reply, head, ctx.body.stream_options, field).map((data) => ({ data })));
+  return ctx.reply(200, chatCompletion(reply, head, typeof ctx.body.n === 'number' ? ctx.body.n : 1, field));
 }
+
+/** The field a model's reasoning goes in. */
+type Field = ReturnType<typeof reasoningField>;
 
 interface Head {
   id: string;
@@ -70,8 +83,14 @@ interface Head {
   model: string;
 }
 
-function chatCompletion(reply: Reply, head: Head, n: number): ChatCompletion {
-  const message = { role: 'assistant' as const, content: reply.content, refusal: reply.refusal, ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}) };
+function chatCompletion(reply: Reply, head: Head, n: number, field: Field): ChatCompletion {
+  const message = {
+    role: 'assistant' as const,
+    content: reply.content,
+    refusal: reply.refusal,
+    ...(reply.reasoning !== undefined ? { [field]: reply.reasoning } : {}),
+    ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}),
+  };
   return {
     ...head,
     object: 'chat.completion',
@@ -83,8 +102,8 @@ function chatCompletion(reply: Reply, head: Head, n: number): ChatCompletion {
 /** Splits after spaces, and after JSON punctuation not followed by one, so JSON streams in pieces too. */
 const pieces = (text: string) => text.split(/(?<= )|(?<=[,:{[])(?! )/);
 
-/** The chunks of a streamed reply: role, text piece by piece, tool-call fragments per index, finish, optional usage. */
-function chatChunks(reply: Reply, head: Head, streamOptions: unknown): ChatCompletionChunk[] {
+/** The chunks of a streamed reply: role, reasoning then text piece by piece, tool-call fragments per index, finish, optional usage. */
+function chatChunks(reply: Reply, head: Head, streamOptions: unknown, field: Field): ChatCompletionChunk[] {
   const chunk = (delta: Delta, finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null): ChatCompletionChunk => ({
     ...head,
     object: 'chat.completion.chunk',
@@ -92,6 +111,7 @@ function chatChunks(reply: Reply, head: Head, streamOptions: unknown): ChatCompl
   });
   // As OpenAI does: a refusal opens with `content: null`, anything else with `content: ''`.
   const chunks = [chunk(reply.refusal === null ? { role: 'assistant', content: '' } : { role: 'assistant', content: null, refusal: '' })];
+  if (reply.reasoning) for (const piece of pieces(reply.reasoning)) chunks.push(chunk({ [field]: piece }));
   if (reply.content) for (const piece of pieces(reply.content)) chunks.push(chunk({ content: piece }));
   if (reply.refusal) for (const piece of pieces(reply.refusal)) chunks.push(chunk({ refusal: piece }));
   reply.toolCalls?.forEach((call, index) => {

@@ -5,6 +5,7 @@ import { isObject, type MockContext } from './context.js';
 import { applyFault, takeFault, type MockFault, type QueuedFault } from './faults.js';
 import { dataUrl, describeForm, editImages, generateImages, mockFile, transcribe } from './media.js';
 import { serve, type ServeOptions, type Served } from './node-server.js';
+import { createPromptCache, type MockCacheHints } from './prompt-cache.js';
 import { responses } from './responses.js';
 import { completions, embeddings } from './text.js';
 import { createVideoStore } from './videos.js';
@@ -31,6 +32,13 @@ export interface MockGatewayOptions {
   videoStepMs?: number | undefined;
   /** Chat replies ({@link MockChatReply}) queued from the start, as if passed to `script`. */
   script?: MockChatReply[] | undefined;
+  /**
+   * What chat/completions does with `cache_control` hints: `'honor'` caches the prompt up to
+   * each marked message and reports what a later request reuses as
+   * `usage.prompt_tokens_details.cached_tokens`; `'drop'` reports 0 every time, as a gateway
+   * that strips the hints. A request without hints reports no cache figure. @default 'honor'
+   */
+  cacheHints?: MockCacheHints | undefined;
 }
 
 /** One request the mock received. The Authorization header is reduced to whether it matched. */
@@ -76,7 +84,7 @@ export interface MockGateway {
   script(replies: MockChatReply | MockChatReply[]): void;
   /** Every request received, oldest first. */
   readonly requests: MockRequestRecord[];
-  /** Clears faults, scripted replies and the request log. */
+  /** Clears faults, scripted replies, the prompt cache and the request log. */
   reset(): void;
 }
 
@@ -96,6 +104,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const queue: QueuedFault[] = [];
   const requests: MockRequestRecord[] = [];
   const script: MockChatReply[] = [...(options.script ?? [])];
+  const promptCache = createPromptCache(options.cacheHints ?? 'honor');
   let counter = 0;
 
   const inject = (fault: MockFault) => {
@@ -192,7 +201,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 
   const videos = createVideoStore(options.videoStepMs ?? 1_000);
   const routes: Record<string, (ctx: MockContext) => Response> = {
-    'POST chat/completions': (ctx) => chat(ctx, () => script.shift()),
+    'POST chat/completions': (ctx) => chat(ctx, () => script.shift(), promptCache),
     'POST completions': completions,
     'POST embeddings': embeddings,
     'POST images/generations': generateImages,
@@ -220,6 +229,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       queue.length = 0;
       script.length = 0;
       requests.length = 0;
+      promptCache.clear();
     },
   };
 }

@@ -50,6 +50,14 @@ describe('chat', { timeout: 20_000 }, () => {
     expect(run).toMatchObject({ code: 0, stdout: 'You said: from a pipe\n' });
   });
 
+  it('prints the token usage on stderr with --usage, streamed or not, cached input tokens named', async () => {
+    const streamed = await runCli(['chat', 'hi', '--model', 'gpt-4o-mini', '--usage'], { env: served.env });
+    expect(streamed).toMatchObject({ code: 0, stdout: 'You said: hi\n', stderr: 'usage: 4 input tokens (cached: not reported), 3 output tokens\n' });
+    expect(bodies('chat/completions')[0]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    const whole = await runCli(['chat', 'hi', '--model', 'gpt-4o-mini', '--usage', '--no-stream'], { env: served.env });
+    expect(whole).toMatchObject({ code: 0, stdout: 'You said: hi\n', stderr: 'usage: 4 input tokens (cached: not reported), 3 output tokens\n' });
+  });
+
   it('exits 1 with the error on stderr for an unknown model', async () => {
     const run = await runCli(['chat', 'hi', '--model', 'no-such-model'], { env: served.env });
     expect(run.code).toBe(1);

@@ -30,7 +30,7 @@ describe('help and version', { timeout: 20_000 }, () => {
   it('documents each command’s own options in its help', async () => {
     const expected: Record<(typeof commands)[number], string[]> = {
       models: ['--json'],
-      chat: ['--model', '--system', '--no-stream', 'GATEWAY_MODEL'],
+      chat: ['--model', '--system', '--no-stream', '--usage', 'GATEWAY_MODEL'],
       image: ['--out', '--model', '--size', 'dall-e-3'],
       video: ['--duration', '--out', '--model', '--poll-ms', 'vendor_video2'],
       transcribe: ['--model', '--language', '--format', 'whisper-1', 'verbose_json'],

@@ -1,13 +1,14 @@
-import type { ChatCompletionMessageParam } from 'unified-gateway';
+import type { ChatCompletionMessageParam, CompletionUsage } from 'unified-gateway';
 import { modelOption, stringOption, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { resolvePrompt } from '../resolve-prompt.js';
+import { tokenUsageLine } from '../token-usage.js';
 
 /** `unified-gateway chat <prompt>`: one chat turn, streamed to stdout by default. */
 export const chat: Command = {
   name: 'chat',
   summary: 'Send a prompt to a chat model and print the reply (streamed)',
-  help: `Usage: unified-gateway chat <prompt> [--model M] [--system S] [--no-stream]
+  help: `Usage: unified-gateway chat <prompt> [--model M] [--system S] [--no-stream] [--usage]
 
 Send one prompt to a chat model and print the reply as it arrives. With <prompt> '-',
 or no <prompt> while stdin is a pipe, the prompt is read from stdin.
@@ -16,15 +17,19 @@ Options:
   --model M      The model id (default: $GATEWAY_MODEL; required if that is unset)
   --system S     A system message sent before the prompt
   --no-stream    Wait for the whole reply, then print it
+  --usage        Print the token usage on stderr after the reply: input tokens
+                 (cached ones named), output tokens (reasoning ones named)
 
 Examples:
   unified-gateway chat "Say hello in French" --model gpt-4o-mini
   GATEWAY_MODEL=gpt-4o-mini unified-gateway chat "Write a haiku about failover"
-  git diff | unified-gateway chat --system "Review this diff" --model gpt-4o`,
+  git diff | unified-gateway chat --system "Review this diff" --model gpt-4o
+  unified-gateway chat "Summarise" --model deepseek-chat --usage`,
   options: {
     model: { type: 'string', short: 'm' },
     system: { type: 'string' },
     'no-stream': { type: 'boolean' },
+    usage: { type: 'boolean' },
   },
   argument: 'prompt',
   async run({ values, positionals, client, signal, io }) {
@@ -38,11 +43,16 @@ Examples:
       const completion = await client().chat.completions.create({ model, messages }, { signal });
       const message = completion.choices[0]?.message;
       io.stdout.write(`${message?.content ?? message?.refusal ?? ''}\n`);
+      if (values.usage) io.stderr.write(`${tokenUsageLine(completion.usage)}\n`);
       return;
     }
-    const stream = await client().chat.completions.create({ model, messages, stream: true }, { signal });
+    // Usage comes on a last chunk only when asked for.
+    const streamOptions = values.usage ? { stream_options: { include_usage: true } } : {};
+    const stream = await client().chat.completions.create({ model, messages, stream: true, ...streamOptions }, { signal });
+    let usage: CompletionUsage | null | undefined;
     let endsInNewline = false;
     for await (const chunk of stream) {
+      if (chunk.usage) usage = chunk.usage;
       const delta = chunk.choices[0]?.delta;
       const text = delta?.content ?? delta?.refusal;
       if (!text) continue;
@@ -50,5 +60,6 @@ Examples:
       endsInNewline = text.endsWith('\n');
     }
     if (!endsInNewline) io.stdout.write('\n');
+    if (values.usage) io.stderr.write(`${tokenUsageLine(usage)}\n`);
   },
 };

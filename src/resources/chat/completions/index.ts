@@ -1,5 +1,5 @@
 import type { APIPromise } from '../../../core/api-promise.js';
-import type { RequestOptions } from '../../../core/types.js';
+import type { ReasoningRule, RequestOptions } from '../../../core/types.js';
 import { APIResource, configOf } from '../../../core/resource.js';
 import { parseCompletion, ParsingChatCompletionStream } from './parse.js';
 import * as schema from './schema.js';
@@ -15,6 +15,7 @@ import type {
   ToolRunResult,
 } from './structured.types.js';
 import type { DefinedTool } from './structured.js';
+import { normalizeCompletion } from './reasoning-field.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './types.js';
 
 /** `client.chat.completions` */
@@ -33,7 +34,7 @@ export class ChatCompletions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
-    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body, schema, stream: ChatCompletionStream }, options);
+    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body, schema, stream: ChatCompletionStream, map: normalizeCompletion }, options);
   }
 
   /**
@@ -56,7 +57,7 @@ export class ChatCompletions extends APIResource {
   parse<P extends ChatCompletionParseParams & { stream?: false | null | undefined }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>;
   parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ParsedChatCompletionStream> {
-    const map = (data: unknown) => parseCompletion(data as ChatCompletion, body);
+    const map = (data: unknown) => parseCompletion(normalizeCompletion(data), body);
     return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body, schema, stream: ParsingChatCompletionStream, streamParams: body, map }, options) as
       | APIPromise<ParsedChatCompletion>
       | APIPromise<ParsedChatCompletionStream>;
@@ -80,6 +81,16 @@ export class ChatCompletions extends APIResource {
   async runTools<const Tools extends readonly DefinedTool[]>(body: ChatCompletionRunToolsParams<Tools>, options: RunToolsOptions<Tools[number]> = {}): Promise<ToolRunResult> {
     // Loaded with the first tool run: a plain chat app never carries the loop.
     const { runTools } = await import('./run-tools.js');
-    return runTools(this, body, options as RunToolsOptions, configOf(this._client).redactor);
+    const { redactor, reasoningRules } = configOf(this._client);
+    return runTools(this, body, options as RunToolsOptions, { redactor, reasoningRules });
+  }
+
+  /**
+   * @internal This client's `reasoningRules` (its overrides of the table of
+   * docs/chat.md#reasoning-models), for the AI SDK provider, which builds assistant turns from
+   * a prompt with `reasoningRuleFor` and `prepareAssistantTurn` of reasoning.ts.
+   */
+  _reasoningRules(): Readonly<Record<string, Required<ReasoningRule>>> {
+    return configOf(this._client).reasoningRules;
   }
 }

@@ -51,6 +51,8 @@ const message = z.union(
       role: z.literal('assistant'),
       content: z.optional(z.nullable(textContent)),
       tool_calls: z.optional(z.array(toolCall, { error: 'must be an array of tool calls' })),
+      // Its type only: whether the model takes it back is the vendor's rule (docs/chat.md#reasoning-models).
+      reasoning_content: z.optional(z.nullable(text())),
     }),
     z.looseObject({ role: z.literal('system'), content: textContent }),
     z.looseObject({ role: z.literal('tool'), content: textContent, tool_call_id: nonEmpty('must be the id of the tool call answered') }),

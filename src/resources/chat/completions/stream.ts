@@ -74,14 +74,16 @@ class TextBuffer {
   }
 }
 
-type TextField = 'content' | 'refusal' | 'reasoning_content';
-const TEXT_FIELDS: readonly TextField[] = ['content', 'refusal', 'reasoning_content'];
+type TextField = 'content' | 'refusal' | 'reasoning_content' | 'reasoning';
+const TEXT_FIELDS: readonly TextField[] = ['content', 'refusal', 'reasoning_content', 'reasoning'];
 
 /** The text fields of one choice, each built from its deltas. */
 interface ChoiceText {
   content?: TextBuffer;
   refusal?: TextBuffer;
   reasoning_content?: TextBuffer;
+  /** The vendor's own field, kept as it came (reasoning_content has the same text). */
+  reasoning?: TextBuffer;
 }
 
 /**
@@ -110,11 +112,16 @@ export class ChatCompletionAccumulator {
       const choice: ChatCompletionChoice = (c.choices[part.index] ??= { index: part.index, message: { role: 'assistant', content: null }, finish_reason: null });
       const delta = part.delta;
       if (delta) {
+        // normalizeReasoning (reasoning-field.ts) written out: importing it here would split it
+        // into a chunk of its own that every chat app loads. Done before the caller sees the
+        // chunk: the stream observes each one before yielding it.
+        if (!delta.reasoning_content && typeof delta.reasoning === 'string' && delta.reasoning) delta.reasoning_content = delta.reasoning;
         if (delta.content || delta.refusal || delta.reasoning_content) {
           const text = (this.#text[part.index] ??= {});
           if (delta.content) (text.content ??= new TextBuffer()).push(delta.content);
           if (delta.refusal) (text.refusal ??= new TextBuffer()).push(delta.refusal);
           if (delta.reasoning_content) (text.reasoning_content ??= new TextBuffer()).push(delta.reasoning_content);
+          if (delta.reasoning) (text.reasoning ??= new TextBuffer()).push(delta.reasoning);
         }
         if (delta.tool_calls) addToolCalls(choice, delta.tool_calls, chunk);
       }
@@ -148,6 +155,8 @@ function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatComp
     const name = fragment.function?.name;
     if (name && name !== call.function.name) call.function.name += name;
     if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
+    // Gemini's thought signature rides on the call and must go back with it (runTools sends calls as received).
+    if (fragment.extra_content !== undefined) call.extra_content = fragment.extra_content;
   }
 }
 

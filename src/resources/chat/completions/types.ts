@@ -9,10 +9,26 @@ export interface CompletionUsage {
   completion_tokens_details?: { reasoning_tokens?: number | undefined; audio_tokens?: number | undefined } | null | undefined;
 }
 
+/**
+ * A prompt-caching hint: the prompt up to and including this part may be cached, as
+ * Anthropic-style vendors take it behind an OpenAI-compatible gateway. Sent unchanged; a
+ * gateway that drops it shows as `usage.prompt_tokens_details.cached_tokens` staying 0
+ * turn after turn (docs/chat.md#prompt-caching).
+ * @example { type: 'ephemeral', ttl: '1h' }
+ */
+export interface ChatCompletionCacheControl {
+  /** The one kind of cache entry vendors take. */
+  type: 'ephemeral';
+  /** How long the entry lives, where the vendor lets you choose (Anthropic: `'5m'`, the default, or `'1h'`). */
+  ttl?: '5m' | '1h' | (string & {}) | undefined;
+}
+
 /** `{ type: 'text', text }` */
 export interface ChatCompletionContentPartText {
   type: 'text';
   text: string;
+  /** Cache the prompt up to here: see {@link ChatCompletionCacheControl}. */
+  cache_control?: ChatCompletionCacheControl | undefined;
 }
 
 /** `{ type: 'image_url', image_url: { url } }`: an https URL or a `data:image/...;base64,` URL. Models with vision only. */
@@ -23,6 +39,8 @@ export interface ChatCompletionContentPartImage {
     /** @default 'auto' */
     detail?: 'auto' | 'low' | 'high' | undefined;
   };
+  /** Cache the prompt up to here: see {@link ChatCompletionCacheControl}. */
+  cache_control?: ChatCompletionCacheControl | undefined;
 }
 
 /** Audio input for models that accept it. */
@@ -61,6 +79,11 @@ export interface ChatCompletionMessageToolCall {
     /** JSON text produced by the model; parse it and validate before use. */
     arguments: string;
   };
+  /**
+   * Vendor data that must go back with the call, as received: Gemini 3 puts its thought
+   * signature here (`extra_content.google.thought_signature`) and answers 400 without it.
+   */
+  extra_content?: Record<string, unknown> | undefined;
 }
 
 export interface ChatCompletionAssistantMessageParam {
@@ -70,6 +93,14 @@ export interface ChatCompletionAssistantMessageParam {
   name?: string | undefined;
   refusal?: string | null | undefined;
   tool_calls?: ChatCompletionMessageToolCall[] | undefined;
+  /**
+   * The model's reasoning on this turn, for the vendors that want it back (DeepSeek's thinking
+   * mode with tools, Kimi, GLM…). `runTools` sets it, or leaves it out, as the model's family
+   * requires: see docs/chat.md#reasoning-models.
+   */
+  reasoning_content?: string | null | undefined;
+  /** The same, in the field some vendors name `reasoning` (a client's `reasoningRules` can choose it). */
+  reasoning?: string | null | undefined;
 }
 
 /** The result of a tool call, answering the assistant's `tool_calls[i].id`. */
@@ -163,8 +194,13 @@ export interface ChatCompletionMessage {
   content: string | null;
   refusal?: string | null | undefined;
   tool_calls?: ChatCompletionMessageToolCall[] | undefined;
-  /** Some vendors return their reasoning text here. */
+  /**
+   * The model's reasoning, whichever field its vendor used: `reasoning_content` (DeepSeek,
+   * Qwen, Kimi, GLM) or `reasoning` (vLLM, Together, OpenRouter). Absent when the model sent none.
+   */
   reasoning_content?: string | null | undefined;
+  /** The reasoning as the vendor sent it, when it used the field `reasoning` (`reasoning_content` has the same text). */
+  reasoning?: string | null | undefined;
 }
 
 export interface ChatCompletionChoice {
@@ -191,6 +227,8 @@ export interface ChatCompletionChunkToolCall {
   id?: string | undefined;
   type?: 'function' | undefined;
   function?: { name?: string | undefined; arguments?: string | undefined } | undefined;
+  /** See {@link ChatCompletionMessageToolCall.extra_content}. */
+  extra_content?: Record<string, unknown> | undefined;
 }
 
 export interface ChatCompletionChunkChoice {
@@ -199,7 +237,10 @@ export interface ChatCompletionChunkChoice {
     role?: 'assistant' | undefined;
     content?: string | null | undefined;
     refusal?: string | null | undefined;
+    /** A piece of the reasoning, whichever field the vendor used (see {@link ChatCompletionMessage.reasoning_content}). */
     reasoning_content?: string | null | undefined;
+    /** The piece as the vendor sent it, when it used the field `reasoning`. */
+    reasoning?: string | null | undefined;
     tool_calls?: ChatCompletionChunkToolCall[] | undefined;
   };
   finish_reason: ChatCompletionFinishReason | null;

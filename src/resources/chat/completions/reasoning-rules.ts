@@ -1,0 +1,25 @@
+import { ValidationError } from '../../../core/errors.js';
+import type { ReasoningRule } from '../../../core/types.js';
+import { isRecord } from '../../../internal/is-record.js';
+
+// The client's `reasoningRules`, checked at construction. Apart from the table (reasoning.ts,
+// loaded with runTools) and kept short: every app carries it with the client.
+
+const SENDS = ['always', 'tool-calls', 'never'];
+const FIELDS = ['reasoning_content', 'reasoning'];
+
+/** The client's `reasoningRules`, checked (ValidationError) and with each rule's field filled in. */
+export function resolveReasoningRules(rules: unknown): Readonly<Record<string, Required<ReasoningRule>>> {
+  if (!isRecord(rules ?? {})) throw new ValidationError('reasoningRules', 'must map model ids (or prefixes ending in *) to rules');
+  // fromEntries, not assignment: an id such as "__proto__" stays an id.
+  return Object.fromEntries(
+    Object.entries(rules ?? {}).map(([id, rule]: [string, Record<string, unknown>]) => {
+      const name = `reasoningRules.${id}`;
+      if (!/^[^*]+\*?$|^\*$/.test(id)) throw new ValidationError(name, 'must be a model id, or a prefix ending in *');
+      const field = rule?.field ?? FIELDS[0];
+      if (!SENDS.includes(rule?.send as string)) throw new ValidationError(`${name}.send`, `must be one of ${SENDS.join(', ')}`);
+      if (!FIELDS.includes(field as string)) throw new ValidationError(`${name}.field`, `must be one of ${FIELDS.join(', ')}`);
+      return [id, { send: rule.send, field } as Required<ReasoningRule>];
+    }),
+  );
+}

@@ -1,0 +1,117 @@
+import type { ReasoningRule } from '../../../core/types.js';
+import type { ChatCompletionAssistantMessageParam, ChatCompletionContentPartText, ChatCompletionMessageToolCall } from './types.js';
+
+// Which models take their reasoning back, and in which field: one table, by model id, loaded
+// with runTools (and, through `_reasoningRule`, with the AI SDK provider). docs/chat.md#reasoning-models
+// shows it with the sources; keep the two in step.
+
+/** A rule with its field filled in, as the lookup returns it. */
+export type ResolvedReasoningRule = Required<ReasoningRule>;
+
+interface ReasoningEntry {
+  /** Tested against the id's last path segment, lowercased: `deepseek-ai/DeepSeek-R1` is `deepseek-r1`. */
+  pattern: RegExp;
+  rule: ResolvedReasoningRule;
+}
+
+const always: ResolvedReasoningRule = { send: 'always', field: 'reasoning_content' };
+const toolCalls: ResolvedReasoningRule = { send: 'tool-calls', field: 'reasoning_content' };
+const never: ResolvedReasoningRule = { send: 'never', field: 'reasoning_content' };
+
+/**
+ * The families the gateway lists, first match wins. Sources are in docs/chat.md beside the
+ * same table; a comment names each.
+ */
+export const reasoningTable: readonly ReasoningEntry[] = [
+  // DeepSeek-R1 (and its distills): reasoning_content in any input message is a 400
+  // (https://api-docs.deepseek.com/guides/reasoning_model); its template drops it anyway.
+  { pattern: /^deepseek-r1/, rule: never },
+  // DeepSeek's thinking mode (V3.1+, V4; the deepseek-reasoner and deepseek-chat aliases serve
+  // it): a tool-call turn sent back without its reasoning_content is a 400, and reasoning on
+  // other turns "will be ignored" (https://api-docs.deepseek.com/guides/thinking_mode), so every
+  // turn carries it: the docs' "between two user messages" leaves the last answer of a tool
+  // span unclear, and an empty field is what DeepSeek's own adapter sends when there was none.
+  { pattern: /^deepseek-(reasoner|chat|flash|v4|v3[.-][1-9])/, rule: always },
+  // QwQ: "No thinking content in history" (https://huggingface.co/Qwen/QwQ-32B, usage guidelines).
+  { pattern: /^qwq/, rule: never },
+  // Qwen3 and later (qwen-plus/max/turbo/flash are Qwen3 on Model Studio): the template keeps the
+  // reasoning of the assistant turns after the last user query, the tool loop's
+  // (https://huggingface.co/blog/qwen-3-chat-template-deep-dive), and drops older ones unless
+  // preserve_thinking is on (Qwen3.6; then use 'always').
+  { pattern: /^(qwen3|qwen-(plus|max|turbo|flash))/, rule: toolCalls },
+  // Kimi K2 thinking: reasoning_content must stay in the context of multi-step tool calls
+  // (https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model); without it a 400
+  // (https://github.com/openai/openai-agents-python/issues/2669).
+  { pattern: /^kimi-(k2|thinking)/, rule: toolCalls },
+  // Xiaomi MiMo: a tool-call turn without its reasoning_content is a 400
+  // (https://platform.xiaomimimo.com/docs/zh-CN/usage-guide/passing-back-reasoning_content).
+  { pattern: /^mimo-/, rule: toolCalls },
+  // GLM-4.5/4.6: interleaved thinking, "thinking blocks should be explicitly preserved and
+  // returned together with the tool results" (https://docs.z.ai/guides/capabilities/thinking-mode).
+  { pattern: /^glm-4\.[56]/, rule: toolCalls },
+  // GLM-4.7 and 5: preserved thinking keeps earlier turns' reasoning (on for the coding
+  // endpoint; elsewhere the server clears it itself), same page.
+  { pattern: /^glm-(4\.[7-9]|[5-9])/, rule: always },
+  // Claude: thinking goes back only as signed thinking blocks, which Chat Completions cannot
+  // carry; Anthropic's own OpenAI layer returns no thinking at all
+  // (https://platform.claude.com/docs/en/api/openai-sdk).
+  { pattern: /^claude/, rule: never },
+  // Gemini: the reasoning text does not go back; the thought signature does, on the tool call
+  // itself (tool_calls[].extra_content, kept as received)
+  // (https://ai.google.dev/gemini-api/docs/thought-signatures).
+  { pattern: /^gemini/, rule: never },
+  // OpenAI: Chat Completions returns no reasoning, and its endpoint refuses message fields it
+  // does not know (https://github.com/openai/openai-node/issues/1161); gpt-oss hosts refuse
+  // reasoning_content too (https://github.com/Kilo-Org/kilocode/issues/10375).
+  { pattern: /^(o[1-9]|gpt-|chatgpt|codex)/, rule: never },
+];
+
+/**
+ * For a model the table does not know: never. Most OpenAI-style endpoints answer 400 to a
+ * message field they do not know, which would break every model that never asked for its
+ * reasoning; a model that does need it gets a rule in `reasoningRules`.
+ */
+export const DEFAULT_REASONING_RULE: ResolvedReasoningRule = never;
+
+/**
+ * How `model` takes its reasoning back: the client's `reasoningRules` first (an exact id,
+ * then the longest prefix ending in `*`; case-sensitive, as ids are sent), then the table
+ * (by the id's last path segment, any case), then {@link DEFAULT_REASONING_RULE}.
+ * @example reasoningRuleFor('deepseek-reasoner') // { send: 'always', field: 'reasoning_content' }
+ */
+export function reasoningRuleFor(model: string, rules: Readonly<Record<string, ResolvedReasoningRule>> = {}): ResolvedReasoningRule {
+  let prefix: string | undefined;
+  for (const key of Object.keys(rules)) {
+    if (key === model) return rules[key] as ResolvedReasoningRule;
+    if (key.endsWith('*') && model.startsWith(key.slice(0, -1)) && (prefix === undefined || key.length > prefix.length)) prefix = key;
+  }
+  if (prefix !== undefined) return rules[prefix] as ResolvedReasoningRule;
+  const id = (model.split('/').pop() ?? '').toLowerCase();
+  return reasoningTable.find((entry) => entry.pattern.test(id))?.rule ?? DEFAULT_REASONING_RULE;
+}
+
+/** An assistant turn as a reply (`ChatCompletionMessage`) or a param has it. */
+export interface AssistantTurnSource {
+  content?: string | ChatCompletionContentPartText[] | null | undefined;
+  name?: string | undefined;
+  tool_calls?: readonly ChatCompletionMessageToolCall[] | null | undefined;
+  reasoning_content?: string | null | undefined;
+  reasoning?: string | null | undefined;
+}
+
+/**
+ * An assistant turn ready to go back to a model with this rule: its content, name and tool
+ * calls (each as received, so vendor data such as Gemini's thought signature goes back), and
+ * the reasoning in the rule's field when the rule names the turn ('always': every turn;
+ * 'tool-calls': a turn with tool calls), empty when the model gave none. Nothing else a reply
+ * carries goes back (`refusal`, `annotations`, the other reasoning field): strict endpoints
+ * refuse fields they do not know.
+ */
+export function prepareAssistantTurn(message: AssistantTurnSource, rule: ResolvedReasoningRule): ChatCompletionAssistantMessageParam {
+  const calls = message.tool_calls?.length ? [...message.tool_calls] : undefined;
+  const turn: ChatCompletionAssistantMessageParam = { role: 'assistant', content: message.content ?? null };
+  if (message.name !== undefined) turn.name = message.name;
+  if (calls) turn.tool_calls = calls;
+  if (rule.send === 'always' || (rule.send === 'tool-calls' && calls)) turn[rule.field] = message.reasoning_content || message.reasoning || '';
+  return turn;
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { Gateway, ValidationError, type GatewayOptions, type ReasoningRule } from '../../../src/index.js';
+import { prepareAssistantTurn, reasoningRuleFor } from '../../../src/resources/chat/completions/reasoning.js';
+import type { ChatCompletionMessageToolCall } from '../../../src/resources/chat/completions/types.js';
+
+// The table of docs/chat.md#reasoning-models as a pure function of the model id, and the
+// client's `reasoningRules` over it.
+
+const always = { send: 'always', field: 'reasoning_content' } as const;
+const toolCalls = { send: 'tool-calls', field: 'reasoning_content' } as const;
+const never = { send: 'never', field: 'reasoning_content' } as const;
+
+describe('reasoningRuleFor: the built-in table', () => {
+  it.each([
+    // DeepSeek: thinking mode (V3.1+, V4, the deepseek-reasoner and deepseek-chat aliases) wants it back; R1 refuses it.
+    ['deepseek-reasoner', always],
+    ['deepseek-chat', always],
+    ['deepseek-v3.2', always],
+    ['deepseek-v3.1-terminus', always],
+    ['deepseek-v4-pro', always],
+    ['deepseek-flash', always],
+    ['deepseek/deepseek-v3.2-exp', always],
+    ['deepseek-ai/DeepSeek-V3.1', always],
+    ['deepseek-r1', never],
+    ['deepseek-r1-0528', never],
+    ['deepseek-ai/DeepSeek-R1', never],
+    ['deepseek-r1-distill-qwen-32b', never],
+    ['deepseek-v3', never],
+    ['deepseek-v3-0324', never],
+    // Qwen: Qwen3's template keeps the reasoning of the turns in a tool loop; QwQ none.
+    ['qwen3-235b-a22b-thinking-2507', toolCalls],
+    ['Qwen/Qwen3-32B', toolCalls],
+    ['qwen3.6-plus', toolCalls],
+    ['qwen-plus', toolCalls],
+    ['qwq-32b', never],
+    ['qwen2.5-72b-instruct', never],
+    // Kimi, MiMo: required on tool-call turns.
+    ['kimi-k2-thinking', toolCalls],
+    ['kimi-k2.6', toolCalls],
+    ['moonshotai/Kimi-K2-Thinking', toolCalls],
+    ['mimo-v2.5-pro', toolCalls],
+    // GLM: interleaved thinking since 4.5, preserved thinking since 4.7.
+    ['glm-4.5', toolCalls],
+    ['zai-org/GLM-4.6', toolCalls],
+    ['glm-4.7', always],
+    ['glm-5.1', always],
+    // Signed or hidden reasoning: the text is never sent back.
+    ['claude-3-7-sonnet-20250219', never],
+    ['anthropic/claude-sonnet-4.5', never],
+    ['gemini-2.5-pro', never],
+    ['gemini-3-pro-preview', never],
+    ['o3-mini', never],
+    ['o4-mini', never],
+    ['gpt-5', never],
+    ['gpt-4o-mini', never],
+    ['gpt-oss-120b', never],
+    // Unknown: never (an OpenAI-style endpoint refuses fields it does not know).
+    ['my-private-model', never],
+    ['', never],
+  ])('%s → %o', (model, rule) => {
+    expect(reasoningRuleFor(model)).toEqual(rule);
+  });
+});
+
+describe('reasoningRuleFor: the client’s rules first', () => {
+  const rules = {
+    'deepseek-reasoner': { send: 'never', field: 'reasoning_content' },
+    'my-*': { send: 'tool-calls', field: 'reasoning' },
+    'my-deep-*': { send: 'always', field: 'reasoning_content' },
+    '*': { send: 'tool-calls', field: 'reasoning_content' },
+  } as const;
+
+  it('takes an exact id over any prefix, and the longest prefix over shorter ones', () => {
+    expect(reasoningRuleFor('deepseek-reasoner', rules)).toEqual(never);
+    expect(reasoningRuleFor('my-model', rules)).toEqual({ send: 'tool-calls', field: 'reasoning' });
+    expect(reasoningRuleFor('my-deep-thinker', rules)).toEqual(always);
+    expect(reasoningRuleFor('gpt-4o', rules)).toEqual(toolCalls);
+  });
+
+  it('falls back to the table when no rule matches, and matches ids exactly (case included)', () => {
+    expect(reasoningRuleFor('glm-4.7', { 'GLM-4.7': never })).toEqual(always);
+    expect(reasoningRuleFor('deepseek-r1', { 'deepseek-r1-*': always })).toEqual(never);
+  });
+});
+
+const call: ChatCompletionMessageToolCall = { id: 'call_1', type: 'function', function: { name: 'add', arguments: '{}' } };
+
+describe('prepareAssistantTurn', () => {
+  const withCalls = { content: null, tool_calls: [call], reasoning_content: 'Add them.' };
+  const plain = { content: 'Four.', reasoning_content: 'Done.' };
+
+  it.each([
+    ['never, tool calls', withCalls, never, { role: 'assistant', content: null, tool_calls: [call] }],
+    ['never, plain', plain, never, { role: 'assistant', content: 'Four.' }],
+    ['tool-calls, tool calls', withCalls, toolCalls, { role: 'assistant', content: null, tool_calls: [call], reasoning_content: 'Add them.' }],
+    ['tool-calls, plain', plain, toolCalls, { role: 'assistant', content: 'Four.' }],
+    ['tool-calls, no reasoning given', { content: null, tool_calls: [call] }, toolCalls, { role: 'assistant', content: null, tool_calls: [call], reasoning_content: '' }],
+    ['always, plain', plain, always, { role: 'assistant', content: 'Four.', reasoning_content: 'Done.' }],
+    ['always, no reasoning given', { content: 'Four.' }, always, { role: 'assistant', content: 'Four.', reasoning_content: '' }],
+    ['the field reasoning', withCalls, { send: 'always', field: 'reasoning' }, { role: 'assistant', content: null, tool_calls: [call], reasoning: 'Add them.' }],
+    ['read from a vendor’s reasoning', { content: null, tool_calls: [call], reasoning: 'Add.' }, toolCalls, { role: 'assistant', content: null, tool_calls: [call], reasoning_content: 'Add.' }],
+    ['an empty tool_calls is no tool call', { content: 'x', tool_calls: [], reasoning_content: 'r' }, toolCalls, { role: 'assistant', content: 'x' }],
+  ] as const)('%s', (_name, message, rule, expected) => {
+    expect(prepareAssistantTurn(message, rule)).toEqual(expected);
+  });
+
+  it('keeps only the fields every endpoint takes: a reply’s refusal, annotations or vendor fields do not go back', () => {
+    const reply = { role: 'assistant', content: 'Hi.', refusal: null, annotations: [], reasoning: 'r', reasoning_content: 'r', audio: null, name: 'bot' };
+    expect(prepareAssistantTurn(reply, never)).toEqual({ role: 'assistant', content: 'Hi.', name: 'bot' });
+  });
+});
+
+describe('the reasoningRules option', () => {
+  const make = (reasoningRules: unknown) => () => new Gateway({ apiKey: 'k', baseURL: 'http://mock.local/v1', reasoningRules } as GatewayOptions);
+
+  it.each([
+    ['not an object', 'deepseek', 'reasoningRules'],
+    ['an array', [], 'reasoningRules'],
+    ['a rule that is not an object', { m: 'never' }, 'reasoningRules.m.send'],
+    ['an unknown send', { m: { send: 'sometimes' } }, 'reasoningRules.m.send'],
+    ['an unknown field', { m: { send: 'always', field: 'thoughts' } }, 'reasoningRules.m.field'],
+    ['an empty id', { '': { send: 'never' } }, 'reasoningRules.'],
+    ['a star inside the id', { 'deep*seek': { send: 'never' } }, 'reasoningRules.deep*seek'],
+  ])('refuses %s at construction with ValidationError', (_name, value, field) => {
+    expect(make(value)).toThrow(ValidationError);
+    try {
+      make(value)();
+    } catch (err) {
+      expect(err).toMatchObject({ field });
+    }
+  });
+
+  it('is resolved into the client: a rule without a field sends reasoning_content, and the client’s rules come first', async () => {
+    const rules: Record<string, ReasoningRule> = { 'deepseek-reasoner': { send: 'never' }, 'proxy-*': { send: 'tool-calls', field: 'reasoning' } };
+    const client = new Gateway({ apiKey: 'k', baseURL: 'http://mock.local/v1', reasoningRules: rules });
+    const ruleOf = (gateway: Gateway, model: string) => reasoningRuleFor(model, gateway.chat.completions._reasoningRules());
+    expect(ruleOf(client, 'deepseek-reasoner')).toEqual(never);
+    expect(ruleOf(client, 'proxy-deepseek')).toEqual({ send: 'tool-calls', field: 'reasoning' });
+    expect(ruleOf(client, 'glm-5')).toEqual(always);
+    expect(ruleOf(new Gateway({ apiKey: 'k', baseURL: 'http://mock.local/v1' }), 'deepseek-reasoner')).toEqual(always);
+  });
+
+  it('is kept by withOptions', async () => {
+    const client = new Gateway({ apiKey: 'k', baseURL: 'http://mock.local/v1', reasoningRules: { 'x-*': { send: 'always' } } }).withOptions({ timeout: 5_000 });
+    expect(reasoningRuleFor('x-1', client.chat.completions._reasoningRules())).toEqual(always);
+  });
+});
