@@ -296,13 +296,19 @@ describe('replay', () => {
   });
 
   it('replays the answers to a repeated request in order, then the last (a polled video task)', async () => {
-    mock = createMockGateway({ apiKey: KEY, videoStepMs: 30 });
+    // The task completes at once; the first two polls answer "processing" (a scripted 200), so there are exactly three.
+    mock = createMockGateway({ apiKey: KEY, videoStepMs: 0 });
+    const processing = { id: 'video_mock_1', object: 'video.generation', model: 'vendor_video2', status: 'processing', progress: 50 };
+    mock.inject({ type: 'status', status: 200, body: processing, path: 'videos/generations/video_mock_1', times: 2 });
     const rec = recordWith();
-    const done = await client(rec.fetch).videos.generateAndWait({ model: 'vendor_video2', prompt: 'waves', duration: 5 }, { pollIntervalMs: 10 });
-    expect(done.status).toBe('completed');
-    const polls = rec.entries.filter((e) => e.method === 'GET').length;
-    expect(polls).toBeGreaterThan(1);
-    expect(files().filter((f) => f.startsWith('GET-videos-generations-'))).toHaveLength(polls);
+    const done = await client(rec.fetch).videos.generateAndWait({ model: 'vendor_video2', prompt: 'waves', duration: 5 }, { pollIntervalMs: 1 });
+    expect(done).toMatchObject({ id: 'video_mock_1', status: 'completed' });
+    expect(rec.entries.map((e) => `${e.method} ${e.path}`)).toEqual(['POST videos/generations', ...Array(3).fill('GET videos/generations/video_mock_1')]);
+    expect(files().filter((f) => f.startsWith('GET-videos-generations-'))).toEqual([
+      expect.stringMatching(/-2\.json$/),
+      expect.stringMatching(/-3\.json$/),
+      expect.stringMatching(/-[0-9a-f]{8}\.json$/),
+    ]);
 
     const replay = recorder({ dir, mode: 'replay', fetch: network().fetch });
     const again = await client(replay.fetch).videos.generateAndWait({ model: 'vendor_video2', prompt: 'waves', duration: 5 }, { pollIntervalMs: 1 });
@@ -348,11 +354,12 @@ describe('auto', () => {
   });
 
   it('records every poll of a task it has not seen, rather than replaying the first one', async () => {
-    const auto = recorder({ dir, mode: 'auto', fetch: createMockGateway({ apiKey: KEY, videoStepMs: 30 }).fetch });
-    const done = await client(auto.fetch).videos.generateAndWait({ model: 'vendor_video2', prompt: 'rain', duration: 5 }, { pollIntervalMs: 10 });
+    const upstream = createMockGateway({ apiKey: KEY, videoStepMs: 0 });
+    upstream.inject({ type: 'status', status: 200, body: { id: 'video_mock_1', status: 'processing' }, path: 'videos/generations/video_mock_1' });
+    const auto = recorder({ dir, mode: 'auto', fetch: upstream.fetch });
+    const done = await client(auto.fetch).videos.generateAndWait({ model: 'vendor_video2', prompt: 'rain', duration: 5 }, { pollIntervalMs: 1 });
     expect(done.status).toBe('completed');
-    expect(auto.entries.filter((e) => e.method === 'GET').length).toBeGreaterThan(1);
-    expect(auto.entries.every((e) => e.action === 'recorded')).toBe(true);
+    expect(auto.entries.map((e) => `${e.action} ${e.method} ${e.status}`)).toEqual(['recorded POST 200', 'recorded GET 200', 'recorded GET 200']);
   });
 });
 
