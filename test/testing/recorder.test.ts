@@ -8,7 +8,8 @@ import { CassetteNotFoundError, createMockGateway, recorder, type Cassette, type
 const KEY = 'sk-live-0123456789-SECRET';
 const BASE = 'http://recorded.test/v1';
 const model = 'gpt-4o-mini';
-const ask = (content: string, extra: Record<string, unknown> = {}) => ({ model, messages: [{ role: 'user' as const, content }], ...extra });
+const ask = (content: string) => ({ model, messages: [{ role: 'user' as const, content }] });
+const askStream = (content: string) => ({ ...ask(content), stream: true as const });
 
 let dir: string;
 let mock: MockGateway;
@@ -96,7 +97,7 @@ describe('record', () => {
     const rec = recorder({ dir, mode: 'record', fetch: echoing });
     const c = client(rec.fetch, { defaultHeaders: { 'x-api-key': headerKey, cookie: `session=${cookie}; theme=dark` } });
     const reply = await c.chat.completions.create(ask(`my key is ${KEY}`));
-    const stream = await c.chat.completions.create(ask('stream it', { stream: true }));
+    const stream = await c.chat.completions.create(askStream('stream it'));
     let streamed = '';
     for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? '';
     // The key in a URL (a download link that carries it) and a cookie set by the server.
@@ -121,7 +122,7 @@ describe('record', () => {
   });
 
   it('keeps a stream frame by frame, and replays it byte for byte (multi-byte text included)', async () => {
-    const body = JSON.stringify(ask('héllo wörld 你好 🌍🚀 end', { stream: true, stream_options: { include_usage: true } }));
+    const body = JSON.stringify({ ...askStream('héllo wörld 你好 🌍🚀 end'), stream_options: { include_usage: true } });
     const init = () => ({ method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
     const recorded = await (await recordWith().fetch(`${BASE}/chat/completions`, init())).text();
     const cassette = read(files()[0] as string);
@@ -143,7 +144,7 @@ describe('record', () => {
   });
 
   it('writes a stream whose client stops at [DONE] completely, before the client loop ends', async () => {
-    const stream = await client(recordWith().fetch).chat.completions.create(ask('to the end', { stream: true }));
+    const stream = await client(recordWith().fetch).chat.completions.create(askStream('to the end'));
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe('You said: to the end');
@@ -154,7 +155,7 @@ describe('record', () => {
   });
 
   it('writes a stream left early as cut, and replays it up to the cut', async () => {
-    const stream = await client(recordWith().fetch).chat.completions.create(ask('one two three four five six', { stream: true }));
+    const stream = await client(recordWith().fetch).chat.completions.create(askStream('one two three four five six'));
     for await (const _ of stream) break;
     for (let i = 0; i < 100 && files().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     const cassette = read(files()[0] as string);
@@ -162,7 +163,7 @@ describe('record', () => {
     expect(cassette.response.frames?.join('')).not.toContain('[DONE]');
 
     const replay = client(recorder({ dir, mode: 'replay', fetch: network().fetch }).fetch);
-    const again = await replay.chat.completions.create(ask('one two three four five six', { stream: true }));
+    const again = await replay.chat.completions.create(askStream('one two three four five six'));
     const read1 = async () => {
       for await (const _ of again);
     };
@@ -241,7 +242,7 @@ describe('replay', () => {
       return replay.fetch(input, init);
     };
     const err = await client(counting, { maxRetries: 3, retry: { baseDelayMs: 0 }, fallbackModels: { [model]: ['gpt-4o'] } })
-      .chat.completions.create(ask('hello', { temperature: 0.5 }))
+      .chat.completions.create({ ...ask('hello'), temperature: 0.5 })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CassetteNotFoundError);
     expect(err).toBeInstanceOf(GatewayError);
@@ -266,14 +267,15 @@ describe('replay', () => {
   });
 
   it('leaves ignored fields out of matching (dotted paths, * for any key or index)', async () => {
-    await client(recordWith().fetch).chat.completions.create(ask('hi', { user: 'run-1', metadata: { trace: 'a', team: 'x' } }));
-    const changed = ask('hi', { user: 'run-2', metadata: { trace: 'b', team: 'x' } });
+    const tool = (description: string, name = 'lookup') => [{ type: 'function' as const, function: { name, description, parameters: { type: 'object', properties: {} } } }];
+    const recorded = await client(recordWith().fetch).chat.completions.create({ ...ask('hi'), user: 'run-1', tools: tool('a') });
+    const changed = { ...ask('hi'), user: 'run-2', tools: tool('b') };
     const strict = await client(recorder({ dir, mode: 'replay' }).fetch).chat.completions.create(changed).catch((e: unknown) => e);
-    expect((strict as CassetteNotFoundError).differences).toEqual(['metadata.trace: recorded "a", sent "b"', 'user: recorded "run-1", sent "run-2"']);
-    const loose = recorder({ dir, mode: 'replay', ignore: ['user', 'metadata.trace', 'messages.*.name'] });
-    expect((await client(loose.fetch).chat.completions.create({ ...changed, messages: [{ role: 'user', content: 'hi', name: 'z' }] })).choices[0]?.message.content).toBe('You said: hi');
-    const stillStrict = await client(loose.fetch).chat.completions.create({ ...changed, metadata: { trace: 'b', team: 'y' } }).catch((e: unknown) => e);
-    expect((stillStrict as CassetteNotFoundError).differences).toEqual(['metadata.team: recorded "x", sent "y"']);
+    expect((strict as CassetteNotFoundError).differences).toEqual(['tools[0].function.description: recorded "a", sent "b"', 'user: recorded "run-1", sent "run-2"']);
+    const loose = recorder({ dir, mode: 'replay', ignore: ['user', 'tools.*.function.description', 'messages.*.name'] });
+    expect(await client(loose.fetch).chat.completions.create({ ...changed, messages: [{ role: 'user', content: 'hi', name: 'z' }] })).toEqual(recorded);
+    const stillStrict = await client(loose.fetch).chat.completions.create({ ...changed, tools: tool('b', 'search') }).catch((e: unknown) => e);
+    expect((stillStrict as CassetteNotFoundError).differences).toEqual(['tools[0].function.name: recorded "lookup", sent "search"']);
   });
 
   it('matches multipart uploads (images.edit, transcriptions) on their fields and a hash of each file', async () => {
