@@ -17,15 +17,12 @@ export interface LibrarySource {
   ignore: readonly string[];
 }
 
-/** Why no cassette answered a request: the request named, and the nearest recorded one. */
+/** Why no cassette answered a request: the nearest recorded one, and how the request differs from it. */
 export interface Miss {
-  /** `POST chat/completions (model gpt-4o-mini)` */
-  request: string;
-  /** `test/cassettes`, `the inline cassettes` */
-  where: string;
+  /** The nearest cassette's name, or null when there are none. */
   nearest: string | null;
   differences: string[];
-  /** All of it in sentences. */
+  /** All of it in sentences, naming the request and where the cassettes are. */
   text: string;
 }
 
@@ -111,9 +108,9 @@ export class CassetteLibrary {
       const d = distance(request, loaded.cassette.request, this.#ignore);
       if (d < best) [nearest, best] = [loaded, d];
     }
-    if (!nearest) return { request: named, where: this.#where, nearest: null, differences: [], text: `No cassette for ${named}: there are none in ${this.#where}.` };
+    if (!nearest) return { nearest: null, differences: [], text: `No cassette for ${named}: there are none in ${this.#where}.` };
     const differences = describeDifferences(request, nearest.cassette.request, this.#ignore);
     const text = `No cassette for ${named} in ${this.#where}. The nearest, ${nearest.name}, differs in:\n${differences.map((line) => `  ${line}`).join('\n')}`;
-    return { request: named, where: this.#where, nearest: nearest.name, differences, text };
+    return { nearest: nearest.name, differences, text };
   }
 }

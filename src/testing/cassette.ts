@@ -132,6 +132,7 @@ export function toCassette(value: unknown, where: string): Cassette {
   if (!isRecord(response) || typeof response.status !== 'number' || !isRecord(response.headers)) return fail('response needs a status and headers');
   if (Object.values(response.headers).some((v) => typeof v !== 'string')) return fail('response header values must be strings');
   if (response.frames !== undefined && !(Array.isArray(response.frames) && response.frames.every((f) => typeof f === 'string'))) return fail('response.frames must be strings');
+  if ((response.text !== undefined && typeof response.text !== 'string') || (response.base64 !== undefined && typeof response.base64 !== 'string')) return fail('response.text and response.base64 must be strings');
   if (sequence !== undefined && !(Number.isInteger(sequence) && (sequence as number) >= 1)) return fail('sequence must be a whole number from 1');
   const kept: CassetteRequest = { method: request.method.toUpperCase(), path: request.path };
   if (request.body !== undefined) kept.body = sortKeys(request.body);
