@@ -154,6 +154,17 @@ describe('record', () => {
     expect(cassette.response.frames?.at(-1)).toBe('data: [DONE]\n\n');
   });
 
+  it('writes a responses stream completely at its final event (it has no [DONE]), before the client loop ends', async () => {
+    const stream = await client(recordWith().fetch).responses.create({ model, input: 'events', stream: true });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types.at(-1)).toBe('response.completed');
+    expect(files()).toHaveLength(1);
+    const cassette = read(files()[0] as string);
+    expect(cassette.response.cut).toBeUndefined();
+    expect(cassette.response.frames?.at(-1)).toMatch(/^event: response\.completed\ndata: /);
+  });
+
   it('writes a stream left early as cut, and replays it up to the cut', async () => {
     const stream = await client(recordWith().fetch).chat.completions.create(askStream('one two three four five six'));
     for await (const _ of stream) break;
