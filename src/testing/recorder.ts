@@ -110,11 +110,14 @@ export function recorder(options: RecorderOptions = {}): Recorder {
   }
 
   async function record(send: () => Promise<Response>, request: CassetteRequest, redactor: Redactor): Promise<Response> {
+    const response = await send();
+    // Browsers answer a redirect under redirect: 'manual' with an opaque response: nothing to keep, and no Response can be made of it.
+    if (response.type === 'opaqueredirect') return response;
+    // Numbered once an answer came: a request that failed below HTTP leaves no gap in the sequence.
     const key = matchKey(request, ignore);
     const sequence = (times.get(key) ?? 0) + 1;
     times.set(key, sequence);
     const name = await cassetteName(request, ignore, sequence);
-    const response = await send();
     for (const cookie of setCookies(response.headers)) redactor.add(cookie);
     const contentType = response.headers.get('content-type') ?? '';
     const kept = { status: response.status, headers: storedHeaders(response.headers, redactor) };

@@ -196,6 +196,14 @@ describe('record', () => {
     await expect(client(noRetry.fetch).chat.completions.create(ask('busy'))).rejects.toBeInstanceOf(RateLimitError);
   });
 
+  it('records nothing for an attempt that failed below HTTP, so the retry that answered is the first cassette', async () => {
+    mock.inject({ type: 'disconnect' });
+    const rec = recordWith();
+    await client(rec.fetch, { maxRetries: 1, retry: { baseDelayMs: 0 } }).models.list();
+    expect(files()).toEqual([expect.stringMatching(/^GET-models-[0-9a-f]{8}\.json$/)]);
+    expect(rec.entries.map((e) => `${e.action} ${e.status}`)).toEqual(['recorded 200']);
+  });
+
   it('keeps each body as it came: JSON as JSON, text as text, anything else as base64', async () => {
     const rec = recordWith();
     const c = client(rec.fetch);
