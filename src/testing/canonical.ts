@@ -6,6 +6,7 @@ import type { Redactor } from '../internal/redact.js';
  * multipart boundary. Secrets are already removed.
  */
 export interface CassetteRequest {
+  /** `GET`, `POST`, … */
   method: string;
   /** Relative to the base URL (`chat/completions`), with the query; a URL outside the base keeps its whole path (`/mock-files/a.png`). */
   path: string;

@@ -8,9 +8,11 @@ import { GatewayError } from '../core/errors.js';
  */
 export class CassetteNotFoundError extends GatewayError {
   static override readonly kind = 'CassetteNotFoundError';
+  /** `GET`, `POST`, … */
   readonly method: string;
   /** Relative to the base URL, as cassettes keep it: `chat/completions`. */
   readonly path: string;
+  /** The model the request named, or null. */
   readonly model: string | null;
   /** The file name of the nearest cassette, or null when there is none. */
   readonly nearest: string | null;

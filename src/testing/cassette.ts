@@ -11,7 +11,9 @@ import { decodeText, matchKey, parseJSON, sha256Hex, sortKeys, type CassetteRequ
 export interface Cassette {
   /** The format's version. */
   cassette: 1;
+  /** The request as it matches. */
   request: CassetteRequest;
+  /** The response as it came, secrets removed. */
   response: CassetteResponse;
   /**
    * The n-th answer to this same request (a polled video task is asked the same thing until
@@ -22,11 +24,13 @@ export interface Cassette {
 
 /** A recorded response. The body is in exactly one of `body`, `text`, `frames` or `base64` (none when empty). */
 export interface CassetteResponse {
+  /** The HTTP status. */
   status: number;
   /** Lower-case names, without credentials, cookies, `date` and the framing headers (`content-length`, `content-encoding`). */
   headers: Record<string, string>;
   /** A JSON body, as parsed; replayed as `JSON.stringify(body)`, which is the text as it came (else it is kept in `text`). */
   body?: unknown;
+  /** A text body that is not JSON (a transcript as srt or vtt, an error page). */
   text?: string;
   /** An event stream (SSE) event by event, or JSON lines line by line, as they came: joined, they are the body byte for byte. */
   frames?: string[];

@@ -10,8 +10,6 @@ import { CassetteLibrary } from './cassette-library.js';
 /** `record`: always send, and write what came back; `replay`: only cassettes, nothing sent; `auto`: replay what exists, record the rest. */
 export type RecorderMode = 'record' | 'replay' | 'auto';
 
-type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
-
 /** Options for {@link recorder}. */
 export interface RecorderOptions {
   /**
@@ -24,7 +22,7 @@ export interface RecorderOptions {
   /** @default 'replay' */
   mode?: RecorderMode | undefined;
   /** The fetch a request is recorded through. @default globalThis.fetch, read per request */
-  fetch?: FetchLike | undefined;
+  fetch?: ((input: Request | string | URL, init?: RequestInit) => Promise<Response>) | undefined;
   /**
    * Body fields (JSON or multipart) that matching leaves out, as dotted paths: `'user'`,
    * `'metadata.trace_id'`, `'messages.*.name'` (`*` is any key or index). They are still
@@ -44,9 +42,11 @@ export interface RecorderOptions {
 export interface RecorderEntry {
   /** Answered from a cassette, or sent and written to one. */
   action: 'replayed' | 'recorded';
+  /** `GET`, `POST`, … */
   method: string;
   /** As cassettes keep it: `chat/completions`. */
   path: string;
+  /** The HTTP status answered. */
   status: number;
   /** The cassette's file name, e.g. `POST-chat-completions-3f9a1c2b.json`. */
   cassette: string;
@@ -55,7 +55,7 @@ export interface RecorderEntry {
 /** What {@link recorder} returns: a fetch for `new Gateway({ fetch })`, and what it did. */
 export interface Recorder {
   /** Pass as the client's `fetch`: `new Gateway({ fetch: rec.fetch })`. */
-  fetch: FetchLike;
+  fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /** Every request answered, oldest first. */
   readonly entries: readonly RecorderEntry[];
   /** The cassettes recorded by this recorder, oldest first: the only copy when there is no `dir`. */
