@@ -7,9 +7,10 @@ const out = process.env.UNIFIED_GATEWAY_OUT_DIR ?? 'dist';
 const shared: Options = {
   sourcemap: true,
   target: 'es2022',
-  // The testing entry imports node:http lazily inside listen(); keep it external and keep the
+  // The testing entry imports node:http lazily inside listen(), and node:fs/promises when it
+  // reads or writes cassette files; keep them external and keep the
   // node: prefix (Deno and edge bundlers need it; tsup strips it by default).
-  external: ['node:http'],
+  external: ['node:http', 'node:fs/promises'],
   removeNodeProtocol: false,
   outDir: out,
   // No keepNames (an __name call per function, +0.5 KB gzip for every app): the source keeps
@@ -19,13 +20,14 @@ const shared: Options = {
 };
 
 /**
- * The testing entry for browsers and workers: listen() is the only part that needs Node,
- * so its node:http server is swapped for a stub that says to use mock.fetch.
+ * The testing entry for browsers and workers: listen() and cassette files are the only parts
+ * that need Node, so its node:http server is swapped for a stub that says to use mock.fetch,
+ * and its cassette files for a module that says to pass cassettes inline.
  */
 const withoutNodeServer: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'testing-without-node-server',
   setup(build) {
-    build.onResolve({ filter: /\/node-server\.js$/ }, (args) => ({ path: `${args.resolveDir}/node-server.web.ts` }));
+    build.onResolve({ filter: /\/(node-server|cassette-files)\.js$/ }, (args) => ({ path: `${args.resolveDir}/${args.path.replace(/^.*\//, '').replace(/\.js$/, '.web.ts')}` }));
   },
 };
 

@@ -41,6 +41,7 @@ const order = [
   'logging',
   'otel-traces',
   'mock-gateway',
+  'record-replay',
   'ai-sdk',
 ];
 const files = readdirSync(dir)

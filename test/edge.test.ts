@@ -46,13 +46,19 @@ describe('edge runtime bundle', () => {
     expect(imports.filter((p) => builtins.has(p) || p.startsWith('node:'))).toEqual([]);
   });
 
-  it('bundles the testing entry for a worker too: only listen() needs Node, and it says so', async () => {
+  it('bundles the testing entry for a worker too: only listen() and cassette files need Node, and they say so; inline cassettes replay', async () => {
     const result = await build({
       stdin: {
-        contents: `import { createMockGateway } from 'unified-gateway/testing';
+        contents: `import { createMockGateway, recorder } from 'unified-gateway/testing';
           const mock = createMockGateway();
           export const ok = (await mock.fetch('http://mock.local/v1/models', { headers: { authorization: 'Bearer test-key' } })).status;
-          export const listen = await mock.listen().then(() => 'listened', (e) => e.message);`,
+          export const listen = await mock.listen().then(() => 'listened', (e) => e.message);
+          const rec = recorder({ mode: 'record', fetch: mock.fetch });
+          const live = await (await rec.fetch('http://mock.local/v1/models', { headers: { authorization: 'Bearer test-key' } })).json();
+          const replay = recorder({ cassettes: rec.recorded, fetch: () => { throw new Error('network'); } });
+          export const replayed = JSON.stringify(await (await replay.fetch('https://other.example/v1/models')).json()) === JSON.stringify(live);
+          export const dir = (() => { try { recorder({ dir: 'cassettes' }); return 'accepted'; } catch (e) { return e.message; } })();
+          export const mockDir = (() => { try { createMockGateway({ cassettes: 'cassettes' }); return 'accepted'; } catch (e) { return e.message; } })();`,
         resolveDir: root,
         loader: 'js',
       },
@@ -68,8 +74,11 @@ describe('edge runtime bundle', () => {
     const imports = Object.values(result.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path));
     expect(imports.filter((p) => p.startsWith('node:') || builtinModules.includes(p))).toEqual([]);
     const code = result.outputFiles[0]?.text ?? '';
-    const mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { ok: number; listen: string };
+    const mod = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { ok: number; listen: string; replayed: boolean; dir: string; mockDir: string };
     expect(mod.ok).toBe(200);
     expect(mod.listen).toMatch(/needs Node's node:http.*mock\.fetch/);
+    expect(mod.replayed).toBe(true);
+    expect(mod.dir).toMatch(/^Invalid dir: needs a file system.*recorder\(\{ cassettes, mode: 'replay' \}\)/);
+    expect(mod.mockDir).toMatch(/^Invalid cassettes: as a directory needs a file system.*inline/);
   });
 });

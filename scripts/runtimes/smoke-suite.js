@@ -2,15 +2,16 @@
 // pastes it after a line that binds `sdk` (ESM `import * as sdk`, CJS `require`, or the
 // workerd worker), so the same checks run on Node (ESM and CJS), Deno, Bun and workerd.
 //
-// runSmoke(sdk, { url, slowUrl, apiKey, wrongKey, label, onCheck }) resolves to
+// runSmoke(sdk, { url, slowUrl, apiKey, wrongKey, label, onCheck, testing, worker }) resolves to
 //   { checks: [{ name, ok, ms, detail }], passed, failed }
 // and never rejects. Every await is bounded by a timer, and every timer is cleared, so a
 // runtime that finishes the suite has nothing left to wait for and must exit by itself.
 // `slowUrl` reaches a second mock that delays every SSE frame (through the runner's proxy),
-// for the break-out check.
+// for the break-out check. `testing` is unified-gateway/testing as the runtime loads it (the
+// worker's is the default build, without node:fs); `worker` is true in workerd.
 
 /* eslint-disable */
-async function runSmoke(sdk, { url, slowUrl, apiKey, wrongKey, label = 'smoke', onCheck = () => {} }) {
+async function runSmoke(sdk, { url, slowUrl, apiKey, wrongKey, label = 'smoke', onCheck = () => {}, testing, worker = false }) {
   const CHECK_TIMEOUT_MS = 10_000;
   const checks = [];
 
@@ -152,6 +153,60 @@ async function runSmoke(sdk, { url, slowUrl, apiKey, wrongKey, label = 'smoke', 
     assert(error instanceof ValidationError, `not a ValidationError: ${describe(error)}`);
     same(error.field, 'temperature', 'err.field');
     same(sent, 0, 'requests sent');
+  });
+
+  // Record against the mock over the runtime's own fetch, then replay the cassettes inline
+  // (as a browser or a worker imports them) with a fetch that refuses the network.
+  await check('record and replay', async () => {
+    const { recorder, CassetteNotFoundError } = testing;
+    const rec = recorder({ mode: 'record' });
+    const live = new Gateway({ apiKey, baseURL: url, fetch: rec.fetch });
+    const ask = { model, messages: [{ role: 'user', content: `replay on ${label}` }] };
+    const reply = await live.chat.completions.create(ask);
+    const streamBody = JSON.stringify({ model, messages: [{ role: 'user', content: 'héllo 你好 🌍 replay' }], stream: true });
+    const post = { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: streamBody };
+    const recordedStream = await (await rec.fetch(`${url}/chat/completions`, post)).text();
+    same(rec.recorded.length, 2, 'cassettes recorded');
+    assert(!JSON.stringify(rec.recorded).includes(apiKey), 'a cassette holds the key');
+
+    let sent = 0;
+    const offlineFetch = () => {
+      sent++;
+      throw new Error('replay reached the network');
+    };
+    const replay = recorder({ cassettes: JSON.parse(JSON.stringify(rec.recorded)), mode: 'replay', fetch: offlineFetch });
+    const offline = new Gateway({ apiKey: 'unused-key', baseURL: 'https://offline.invalid/v1', fetch: replay.fetch, maxRetries: 2 });
+    same((await offline.chat.completions.create(ask)).choices[0]?.message.content, reply.choices[0]?.message.content, 'replayed content');
+    same(await (await replay.fetch('https://offline.invalid/v1/chat/completions', { ...post, headers: { 'content-type': 'application/json' } })).text(), recordedStream, 'replayed stream bytes');
+    const miss = await expectRejection(offline.chat.completions.create({ ...ask, temperature: 0.5 }));
+    assert(miss instanceof CassetteNotFoundError, `not a CassetteNotFoundError: ${describe(miss)}`);
+    assert(miss.message.includes('temperature: recorded (absent), sent 0.5'), `the miss does not say how it differs: ${miss.message}`);
+    same(sent, 0, 'requests sent while replaying');
+    return `${recordedStream.length} stream bytes replayed identically`;
+  });
+
+  // Cassette files: written and replayed where there is a file system; refused in a worker,
+  // whose build carries no node:fs. Deno runs here without read or write permission.
+  await check('cassette files', async () => {
+    const { recorder } = testing;
+    if (worker) {
+      let error;
+      try {
+        recorder({ dir: 'cassettes' });
+      } catch (e) {
+        error = e;
+      }
+      assert(error instanceof ValidationError && /pass them inline/.test(error.message), `dir not refused as documented: ${describe(error)}`);
+      return 'dir refused, inline cassettes suggested';
+    }
+    if (globalThis.Deno) return 'skipped: no file permission in this matrix';
+    const dir = `cassettes-${label}`;
+    const ask = { model, messages: [{ role: 'user', content: `files on ${label}` }] };
+    const recorded = await new Gateway({ apiKey, baseURL: url, fetch: recorder({ dir, mode: 'record' }).fetch }).chat.completions.create(ask);
+    const replay = recorder({ dir, mode: 'replay', fetch: () => Promise.reject(new Error('replay reached the network')) });
+    const again = await new Gateway({ apiKey: 'unused-key', baseURL: 'https://offline.invalid/v1', fetch: replay.fetch }).chat.completions.create(ask);
+    same(again.choices[0]?.message.content, recorded.choices[0]?.message.content, 'replayed from the file');
+    return `replayed ${replay.entries[0]?.cassette}`;
   });
 
   const failed = checks.filter((c) => !c.ok).length;

@@ -34,7 +34,8 @@ export const where = (ctx: AttemptContext): string => `${ctx.info.method} ${show
 
 /** A failure below HTTP (refused, reset, DNS, a body read cut or timed out, fetch refusing its arguments) as the SDK's error. */
 export function transportError(ctx: AttemptContext, error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
+  // By its registered marker, not identity: a custom fetch may throw the error class of another copy of the package (the CJS testing entry's).
+  if (GatewayError.isInstance(error)) return error;
   const { call } = ctx;
   if (call.signal?.aborted) return call.stopped(where(ctx));
   if (ctx.timer.signal.aborted) return new APITimeoutError(`Request timed out after ${call.options.timeout ?? call.config.timeout} ms (${where(ctx)}).`);

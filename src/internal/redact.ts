@@ -4,6 +4,9 @@ export const REDACTED = '[REDACTED]';
 /** Header names whose values are credentials. */
 const CREDENTIAL_HEADERS = /^(?:authorization|proxy-authorization|cookie|x-api-key|api-key|x-auth-token)$/i;
 
+/** True for a header whose value is a credential (the recorder of `unified-gateway/testing` never writes one). */
+export const isCredentialHeader = (name: string): boolean => CREDENTIAL_HEADERS.test(name);
+
 /** How many distinct secrets one client remembers: a rotating key adds one per rotation. */
 const MAX_SECRETS = 16;
 

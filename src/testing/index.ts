@@ -7,3 +7,8 @@ export type { MockCacheHints } from './prompt-cache.js';
 export { defaultModels } from './catalog.js';
 export type { MockModel, MockModelKind, MockReasoning } from './catalog.js';
 export type { ServeOptions, Served } from './node-server.js';
+export { recorder } from './recorder.js';
+export type { Recorder, RecorderEntry, RecorderMode, RecorderOptions } from './recorder.js';
+export { CassetteNotFoundError } from './cassette-error.js';
+export type { Cassette, CassetteResponse } from './cassette.js';
+export type { CassetteRequest } from './canonical.js';

@@ -1,3 +1,9 @@
+import { ValidationError } from '../core/errors.js';
+import { Redactor } from '../internal/redact.js';
+import { canonicalRequest } from './canonical.js';
+import { replayResponse, type Cassette } from './cassette.js';
+import { hasFileSystem } from './cassette-files.js';
+import { CassetteLibrary } from './cassette-library.js';
 import { CATALOG_CREATED, defaultModels, type MockModel } from './catalog.js';
 import { chat } from './chat.js';
 import type { MockChatReply } from './chat-script.js';
@@ -14,7 +20,10 @@ import { errorBody, finish, json } from './wire.js';
 
 /** Options for {@link createMockGateway}. */
 export interface MockGatewayOptions {
-  /** The only key accepted as `Authorization: Bearer <key>`. @default 'test-key' */
+  /**
+   * The only key accepted as `Authorization: Bearer <key>`. @default 'test-key' (with
+   * `cassettes`: any key, unless one is given here)
+   */
   apiKey?: string | undefined;
   /** The model catalogue. @default a handful of common chat, embedding and image ids */
   models?: MockModel[] | undefined;
@@ -39,6 +48,16 @@ export interface MockGatewayOptions {
    * that strips the hints. A request without hints reports no cache figure. @default 'honor'
    */
   cacheHints?: MockCacheHints | undefined;
+  /**
+   * Serve recorded cassettes (see `recorder`) instead of the mock's own answers: a directory
+   * of cassette files (Node, Deno, Bun) or the cassettes inline. A request no cassette
+   * matches gets a 404 `cassette_not_found` whose message names it and shows how it differs
+   * from the nearest cassette. Faults still apply first; the catalogue, script and
+   * parameter checks do not.
+   * @example
+   * const { url } = await createMockGateway({ cassettes: 'test/cassettes' }).listen();
+   */
+  cassettes?: string | readonly Cassette[] | undefined;
 }
 
 /** One request the mock received. The Authorization header is reduced to whether it matched. */
@@ -84,7 +103,7 @@ export interface MockGateway {
   script(replies: MockChatReply | MockChatReply[]): void;
   /** Every request received, oldest first. */
   readonly requests: MockRequestRecord[];
-  /** Clears faults, scripted replies, the prompt cache and the request log. */
+  /** Clears faults, scripted replies, the prompt cache and the request log, and starts every cassette sequence again. */
   reset(): void;
 }
 
@@ -106,6 +125,15 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const script: MockChatReply[] = [...(options.script ?? [])];
   const promptCache = createPromptCache(options.cacheHints ?? 'honor');
   let counter = 0;
+
+  const cassettes = options.cassettes;
+  if (typeof cassettes === 'string' && !hasFileSystem) {
+    throw new ValidationError('cassettes', 'as a directory needs a file system (Node, Deno or Bun). In a browser or an edge worker, import the cassettes and pass them inline: createMockGateway({ cassettes: [...] })');
+  }
+  let loading: Promise<CassetteLibrary> | undefined;
+  let loaded: CassetteLibrary | undefined;
+  const library = () =>
+    (loading ??= CassetteLibrary.load({ ...(typeof cassettes === 'string' ? { dir: cassettes } : { cassettes }), ignore: [] }).then((l) => (loaded = l)));
 
   const inject = (fault: MockFault) => {
     queue.push({ fault, remaining: fault.times ?? 1 });
@@ -130,6 +158,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     }
     // Only the mock's own base path: a client with a wrong prefix (/api/v1/) must fail here as it would on the gateway.
     const path = url.pathname.startsWith('/v1/') ? url.pathname.slice('/v1/'.length).replace(/\/+$/, '') : url.pathname;
+    if (cassettes !== undefined) return fromCassettes(request, path, id);
 
     const isForm = (request.headers.get('content-type') ?? '').startsWith('multipart/form-data');
     let body: unknown;
@@ -199,6 +228,33 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     return reply(404, unknownUrl(request.method, url));
   }
 
+  /** An answer from the cassettes: faults first, then the key (only when one was given), then the cassette or a 404 that says why. */
+  async function fromCassettes(request: Request, path: string, id: number): Promise<Response> {
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, key) => {
+      if (key !== 'authorization') headers[key] = value;
+    });
+    const redactor = new Redactor();
+    redactor.addHeaders({ authorization: request.headers.get('authorization') ?? '' });
+    const canonical = await canonicalRequest(request, { redactor });
+    const authorized = options.apiKey === undefined || request.headers.get('authorization') === `Bearer ${apiKey}`;
+    requests.push({ method: request.method, path, headers, body: canonical.body ?? canonical.form ?? canonical.text, authorized });
+    const fault = takeFault(queue, path);
+    if (fault) {
+      const early = await applyFault(fault, request, id, stallTimeoutMs);
+      if (early) return early;
+    }
+    if (!authorized) return json(401, errorBody('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'), id);
+    let found;
+    try {
+      found = (await library()).take(canonical) ?? (await library()).miss(canonical);
+    } catch (error) {
+      return json(500, errorBody(`The mock gateway could not load its cassettes: ${(error as Error).message}`, 'server_error', 'cassettes_unreadable'), id);
+    }
+    if ('text' in found) return json(404, errorBody(found.text, 'invalid_request_error', 'cassette_not_found'), id);
+    return replayResponse(found.cassette, request.signal);
+  }
+
   const videos = createVideoStore(options.videoStepMs ?? 1_000);
   const routes: Record<string, (ctx: MockContext) => Response> = {
     'POST chat/completions': (ctx) => chat(ctx, () => script.shift(), promptCache),
@@ -230,6 +286,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       script.length = 0;
       requests.length = 0;
       promptCache.clear();
+      loaded?.rewind();
     },
   };
 }

@@ -230,6 +230,22 @@ describe('the API key never leaks', () => {
 });
 
 describe('error identity', () => {
+  it('a GatewayError thrown by a custom fetch from another copy of the package (CJS beside ESM) reaches the caller as it is, not retried as a connection error', async () => {
+    // A second instance of the errors module: the class a separately bundled entry carries.
+    const copy = '../../src/core/errors.js?another-copy';
+    const other = (await import(/* @vite-ignore */ copy)) as typeof import('../../src/core/errors.js');
+    expect(other.GatewayError).not.toBe(GatewayError);
+    let calls = 0;
+    const thrown = new other.GatewayError('refused by the fetch itself');
+    const fetch = async () => {
+      calls++;
+      throw thrown;
+    };
+    const err = await client({ fetch, maxRetries: 2 }).models.list().catch((e: unknown) => e);
+    expect(err).toBe(thrown);
+    expect(calls).toBe(1);
+  });
+
   it('every error extends GatewayError and is exposed on Gateway', () => {
     for (const Class of [APIError, RateLimitError, APIConnectionError, APITimeoutError, ValidationError]) {
       expect(Object.create(Class.prototype)).toBeInstanceOf(GatewayError);

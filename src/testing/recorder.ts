@@ -1,0 +1,311 @@
+import { GatewayError, ValidationError } from '../core/errors.js';
+import { isRecord } from '../internal/is-record.js';
+import { Redactor } from '../internal/redact.js';
+import { canonicalRequest, decodeText, matchKey, modelOf, parseJSON, type CassetteRequest } from './canonical.js';
+import { bodyKind, cassetteName, cassetteText, replayResponse, splitFrames, storedBody, storedHeaders, type Cassette, type CassetteResponse } from './cassette.js';
+import { CassetteNotFoundError } from './cassette-error.js';
+import { hasFileSystem, listCassetteFiles, removeCassetteFiles, writeCassetteFile } from './cassette-files.js';
+import { CassetteLibrary } from './cassette-library.js';
+
+/** `record`: always send, and write what came back; `replay`: only cassettes, nothing sent; `auto`: replay what exists, record the rest. */
+export type RecorderMode = 'record' | 'replay' | 'auto';
+
+/** Options for {@link recorder}. */
+export interface RecorderOptions {
+  /**
+   * The directory of cassette files, one JSON file per request (Node, Deno and Bun; created
+   * when the first cassette is written). In a browser or an edge worker, pass `cassettes`.
+   */
+  dir?: string | undefined;
+  /** Cassettes given inline (imported JSON files), replayed as if they were in `dir`; the only source where there is no file system. */
+  cassettes?: readonly Cassette[] | undefined;
+  /** @default 'replay' */
+  mode?: RecorderMode | undefined;
+  /** The fetch a request is recorded through. @default globalThis.fetch, read per request */
+  fetch?: ((input: Request | string | URL, init?: RequestInit) => Promise<Response>) | undefined;
+  /**
+   * Body fields (JSON or multipart) that matching leaves out, as dotted paths: `'user'`,
+   * `'metadata.trace_id'`, `'messages.*.name'` (`*` is any key or index). They are still
+   * written. @default [] (every field counts)
+   */
+  ignore?: readonly string[] | undefined;
+  /**
+   * Paths are kept relative to this base URL, so cassettes recorded against one host replay
+   * against another. @default the path after the URL's first `/v1/` (the whole path when it has none)
+   */
+  baseURL?: string | undefined;
+  /** More strings never written, besides the key and the credential headers each request carries. */
+  secrets?: readonly string[] | undefined;
+}
+
+/** One request a recorder answered. */
+export interface RecorderEntry {
+  /** Answered from a cassette, or sent and written to one. */
+  action: 'replayed' | 'recorded';
+  /** `GET`, `POST`, … */
+  method: string;
+  /** As cassettes keep it: `chat/completions`. */
+  path: string;
+  /** The HTTP status answered. */
+  status: number;
+  /** The cassette's file name, e.g. `POST-chat-completions-3f9a1c2b.json`. */
+  cassette: string;
+}
+
+/** What {@link recorder} returns: a fetch for `new Gateway({ fetch })`, and what it did. */
+export interface Recorder {
+  /** Pass as the client's `fetch`: `new Gateway({ fetch: rec.fetch })`. */
+  fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+  /** Every request answered, oldest first. */
+  readonly entries: readonly RecorderEntry[];
+  /** The cassettes recorded by this recorder, oldest first: the only copy when there is no `dir`. */
+  readonly recorded: readonly Cassette[];
+}
+
+const MODES: readonly RecorderMode[] = ['record', 'replay', 'auto'];
+
+/**
+ * Records the client's requests into cassettes and replays them, with no network, on every
+ * runtime the SDK supports. A cassette holds no secret: the key, credential headers and
+ * cookies are never written, and the key is removed wherever it is echoed. Streams are
+ * kept frame by frame. In `replay` mode a request with no cassette rejects with a
+ * {@link CassetteNotFoundError} before anything is sent.
+ * @example
+ * const rec = recorder({ dir: 'test/cassettes', mode: process.env.RECORD ? 'record' : 'replay' });
+ * const client = new Gateway({ apiKey, baseURL, fetch: rec.fetch });
+ */
+export function recorder(options: RecorderOptions = {}): Recorder {
+  const { dir, cassettes, baseURL } = options;
+  const mode = options.mode ?? 'replay';
+  const ignore = [...(options.ignore ?? [])];
+  checkOptions(options, mode);
+  const entries: RecorderEntry[] = [];
+  const recorded: Cassette[] = [];
+  let loading: Promise<CassetteLibrary> | undefined;
+  const library = () => (loading ??= CassetteLibrary.load({ dir, cassettes, ignore }));
+  /** How many times this recorder has recorded each request: the next one's `sequence`. */
+  const times = new Map<string, number>();
+
+  async function fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
+    const upstream = options.fetch ?? globalThis.fetch;
+    const request = new Request(input, init);
+    // data: URLs never leave the process: fetch answers them itself.
+    if (request.url.startsWith('data:')) return upstream(input, init);
+    if (request.signal.aborted) throw request.signal.reason;
+    const redactor = redactorFor(request.headers, options.secrets ?? []);
+    const canonical = await canonicalRequest(request.clone(), { baseURL, redactor });
+    if (mode !== 'record') {
+      const cassettes = await library();
+      // auto replays only requests that had cassettes before: a polled task being recorded now must reach the network each time.
+      const found = mode === 'replay' || cassettes.has(canonical) ? cassettes.take(canonical) : undefined;
+      if (found) {
+        entries.push({ action: 'replayed', method: canonical.method, path: canonical.path, status: found.cassette.response.status, cassette: found.name });
+        return replayResponse(found.cassette, request.signal);
+      }
+      if (mode === 'replay') throw notFound(canonical, cassettes);
+    }
+    // The caller's own arguments where the body can be sent twice (they may carry options a Request drops, such as undici's dispatcher).
+    const send = () => (isReusable(input, init) ? upstream(input, init) : upstream(request));
+    return record(send, canonical, redactor);
+  }
+
+  async function record(send: () => Promise<Response>, request: CassetteRequest, redactor: Redactor): Promise<Response> {
+    const response = await send();
+    // Browsers answer a redirect under redirect: 'manual' with an opaque response: nothing to keep, and no Response can be made of it.
+    if (response.type === 'opaqueredirect') return response;
+    // Numbered once an answer came: a request that failed below HTTP leaves no gap in the sequence.
+    const key = matchKey(request, ignore);
+    const sequence = (times.get(key) ?? 0) + 1;
+    times.set(key, sequence);
+    const name = await cassetteName(request, ignore, sequence);
+    for (const cookie of setCookies(response.headers)) redactor.add(cookie);
+    const contentType = response.headers.get('content-type') ?? '';
+    const kept = { status: response.status, headers: storedHeaders(response.headers, redactor) };
+    const save = async (stored: CassetteResponse) => {
+      const cassette: Cassette = { cassette: 1, ...(sequence > 1 ? { sequence } : {}), request, response: stored };
+      recorded.push(cassette);
+      if (dir !== undefined) await writeCassette(dir, name, cassette, sequence);
+    };
+    entries.push({ action: 'recorded', method: request.method, path: request.path, status: response.status, cassette: name });
+    const init = { status: response.status, statusText: response.statusText, headers: withoutFraming(response.headers) };
+    const kind = bodyKind(contentType);
+    if ((kind === 'frames' || kind === 'lines') && response.body) {
+      const body = tap(response.body, kind, async (bytes, cut) => {
+        const frames = splitFrames(redactor.string(decodeText(bytes) ?? new TextDecoder().decode(bytes)), kind);
+        await save({ ...kept, frames, ...(cut ? { cut: true } : {}) });
+      });
+      return new Response(body, init);
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    await save({ ...kept, ...storedBody(bytes, contentType, redactor) });
+    return new Response(bytes.length === 0 && isNullBodyStatus(response.status) ? null : bytes, init);
+  }
+
+  /** Writes a cassette; the first answer to a request also removes later answers left from an older recording. */
+  async function writeCassette(at: string, name: string, cassette: Cassette, sequence: number): Promise<void> {
+    try {
+      if (sequence === 1) {
+        const later = `${name.slice(0, -'.json'.length)}-`;
+        const stale = (await listCassetteFiles(at)).filter((file) => file.startsWith(later) && /^\d+\.json$/.test(file.slice(later.length)));
+        await removeCassetteFiles(at, stale);
+      }
+      await writeCassetteFile(at, name, cassetteText(cassette));
+    } catch (error) {
+      throw new GatewayError(`Could not write the cassette ${at}/${name}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  return { fetch, entries, recorded };
+}
+
+function checkOptions(options: RecorderOptions, mode: RecorderMode): void {
+  if (!MODES.includes(mode)) throw new ValidationError('mode', "must be 'record', 'replay' or 'auto'");
+  if (options.dir !== undefined && (typeof options.dir !== 'string' || options.dir === '')) throw new ValidationError('dir', 'must be a directory path');
+  if (options.cassettes !== undefined && !Array.isArray(options.cassettes)) throw new ValidationError('cassettes', 'must be an array of cassettes');
+  if (options.ignore !== undefined && !(Array.isArray(options.ignore) && options.ignore.every((p) => typeof p === 'string' && p !== ''))) {
+    throw new ValidationError('ignore', "must be an array of field paths such as 'metadata.trace_id'");
+  }
+  if (options.dir !== undefined && !hasFileSystem) {
+    throw new ValidationError('dir', "needs a file system (Node, Deno or Bun). In a browser or an edge worker, import the cassettes and pass them inline: recorder({ cassettes, mode: 'replay' })");
+  }
+  if (mode === 'replay' && options.dir === undefined && options.cassettes === undefined) {
+    throw new ValidationError('dir', "is needed to replay: pass dir (a directory of cassette files) or cassettes (inline)");
+  }
+}
+
+function notFound(request: CassetteRequest, library: CassetteLibrary): CassetteNotFoundError {
+  const miss = library.miss(request);
+  const message = `${miss.text}\nNothing was sent. Record it with mode 'auto' or 'record'${miss.differences.length > 0 ? ', or leave a field that changes on every run out of matching with ignore' : ''}.`;
+  return new CassetteNotFoundError(message, { method: request.method, path: request.path, model: modelOf(request) ?? null, nearest: miss.nearest, differences: miss.differences });
+}
+
+/**
+ * The secrets of one request: its credential headers (the key among them) and each cookie's
+ * value, and the caller's extra `secrets`.
+ */
+function redactorFor(headers: Headers, secrets: readonly string[]): Redactor {
+  const redactor = new Redactor();
+  const all: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    all[name] = value;
+  });
+  redactor.addHeaders(all);
+  for (const pair of (headers.get('cookie') ?? '').split(';')) {
+    const value = pair.slice(pair.indexOf('=') + 1).trim();
+    if (pair.includes('=')) redactor.add(value);
+  }
+  for (const secret of secrets) redactor.add(secret);
+  return redactor;
+}
+
+/** The values of a response's cookies. */
+function setCookies(headers: Headers): string[] {
+  const lines = typeof headers.getSetCookie === 'function' ? headers.getSetCookie() : [headers.get('set-cookie') ?? ''];
+  return lines.flatMap((line) => {
+    const first = line.split(';')[0] ?? '';
+    return first.includes('=') ? [first.slice(first.indexOf('=') + 1).trim()] : [];
+  });
+}
+
+/** The response's headers for the caller, without the framing ones that no longer hold for a body read whole (it is decoded now). */
+function withoutFraming(headers: Headers): Headers {
+  const out = new Headers(headers);
+  out.delete('content-encoding');
+  out.delete('content-length');
+  return out;
+}
+
+const isNullBodyStatus = (status: number): boolean => [101, 204, 205, 304].includes(status);
+
+/** Bodies that can be sent a second time as they are. */
+function isReusable(input: Request | string | URL, init: RequestInit | undefined): boolean {
+  if (input instanceof Request) return false;
+  const body = init?.body;
+  return body == null || typeof body === 'string' || body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof URLSearchParams || body instanceof FormData;
+}
+
+/**
+ * Passes a body through as it comes, and hands over all of it to be saved: when a frame that
+ * ends the stream arrives (before the reader sees it, since the client stops reading there
+ * and only cancels the rest), at the end of the body, or `cut` when the reader stopped early
+ * or the connection broke first.
+ */
+function tap(body: ReadableStream<Uint8Array>, kind: 'frames' | 'lines', save: (bytes: Uint8Array<ArrayBuffer>, cut: boolean) => Promise<void>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  const watch = kind === 'frames' ? finalFrameWatch() : undefined;
+  let final = false;
+  let saved = -1;
+  const saveNow = (cut: boolean) => {
+    saved = chunks.length;
+    return save(concat(chunks), cut);
+  };
+  /** After the body stopped without a proper end: complete if its final frame came, else cut. */
+  const stopped = () => (final ? (saved === chunks.length ? Promise.resolve() : saveNow(false)) : saveNow(true));
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        let result: ReadableStreamReadResult<Uint8Array>;
+        try {
+          result = await reader.read();
+        } catch (error) {
+          await stopped().catch(() => undefined);
+          return controller.error(error);
+        }
+        if (result.done) {
+          if (saved !== chunks.length) await saveNow(false);
+          return controller.close();
+        }
+        chunks.push(result.value);
+        if (watch?.(result.value)) {
+          final = true;
+          await saveNow(false);
+        }
+        controller.enqueue(result.value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      await reader.cancel(reason).catch(() => undefined);
+      await stopped();
+    },
+  });
+}
+
+/** Terminal events of the responses endpoint: the stream ends after them, without `[DONE]`. */
+const FINAL_EVENTS: ReadonlySet<string> = new Set(['response.completed', 'response.failed', 'response.incomplete']);
+
+/** Reads SSE bytes as they come; true once a frame that ends the stream (`data: [DONE]`, a final responses event) is complete. */
+function finalFrameWatch(): (chunk: Uint8Array) => boolean {
+  const decoder = new TextDecoder();
+  let pending = '';
+  return (chunk) => {
+    pending += decoder.decode(chunk, { stream: true });
+    const frames = pending.split(/\r\n\r\n|\n\n|\r\r/);
+    pending = frames.pop() ?? '';
+    return frames.some(isFinalFrame);
+  };
+}
+
+function isFinalFrame(frame: string): boolean {
+  for (const line of frame.split(/\r\n|\n|\r/)) {
+    const data = /^data: ?(.*)$/.exec(line)?.[1];
+    if (data === '[DONE]') return true;
+    const event = /^event: ?(.*)$/.exec(line)?.[1];
+    if (event !== undefined && FINAL_EVENTS.has(event)) return true;
+    const parsed = data?.startsWith('{') ? parseJSON(data) : undefined;
+    if (parsed?.ok && isRecord(parsed.value) && typeof parsed.value.type === 'string' && FINAL_EVENTS.has(parsed.value.type)) return true;
+  }
+  return false;
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
