@@ -73,7 +73,7 @@ class FailOpenStore implements Store {
     return this.#run((s) => s.get(keys), isList(keys.length));
   }
 
-  async set(key: string, value: string, options: { ttlMs: number; ifAbsent?: boolean }): Promise<boolean> {
+  async set(key: string, value: string, options: { ttlMs: number; ifAbsent?: boolean | undefined }): Promise<boolean> {
     refuse(setProblem(key, value, options));
     return this.#run((s) => s.set(key, value, options), isBoolean);
   }

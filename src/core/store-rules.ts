@@ -16,7 +16,7 @@ export function keysProblem(keys: readonly string[]): StoreProblem | undefined {
 }
 
 /** What is wrong with a `set`, or undefined when nothing is. */
-export function setProblem(key: string, value: string, options: { ttlMs: number; ifAbsent?: boolean }): StoreProblem | undefined {
+export function setProblem(key: string, value: string, options: { ttlMs: number; ifAbsent?: boolean | undefined }): StoreProblem | undefined {
   if (typeof key !== 'string') return ['key', 'must be a string'];
   if (typeof value !== 'string') return ['value', 'must be a string'];
   const { ttlMs, ifAbsent } = (options ?? {}) as Partial<typeof options>;

@@ -14,7 +14,7 @@ export interface Store {
   /** The values of `keys`, null where absent or expired; one round trip. */
   get(keys: readonly string[]): Promise<(string | null)[]>;
   /** Sets `key` for `ttlMs`; with `ifAbsent`, only when it does not exist (a lock). Resolves whether it was set. */
-  set(key: string, value: string, options: { ttlMs: number; ifAbsent?: boolean }): Promise<boolean>;
+  set(key: string, value: string, options: { ttlMs: number; ifAbsent?: boolean | undefined }): Promise<boolean>;
   /** Removes keys (absent ones are ignored). */
   delete(keys: readonly string[]): Promise<void>;
   /**
@@ -56,8 +56,9 @@ const refuse = (problem: StoreProblem | undefined): void => {
  * recently used go first past `maxBytes`. Without a shared store, a client uses one of these:
  * what it learns stays in its process.
  * @example
- * import { Gateway, memoryStore } from 'unified-gateway';
+ * import { memoryStore } from 'unified-gateway';
  * const store = memoryStore({ maxBytes: 16 * 2 ** 20 });
+ * await store.set('greeting', 'hello', { ttlMs: 60_000 });
  */
 export function memoryStore(options: MemoryStoreOptions = {}): Store {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -82,7 +83,7 @@ class MemoryStore implements Store {
     return keys.map((key) => this.#live(key, now)?.value ?? null);
   }
 
-  async set(key: string, value: string, options: { ttlMs: number; ifAbsent?: boolean }): Promise<boolean> {
+  async set(key: string, value: string, options: { ttlMs: number; ifAbsent?: boolean | undefined }): Promise<boolean> {
     refuse(setProblem(key, value, options));
     const now = Date.now();
     if (options.ifAbsent === true && this.#live(key, now)) return false;
