@@ -1,9 +1,12 @@
-import { ValidationError, type Store } from '../index.js';
+// Types by the package's name, so the declarations refer to the root's Store rather than
+// carry a copy; values by path, which the build turns into the same name (tsup.config.ts).
+import type { Store } from 'unified-gateway';
+import { ValidationError } from '../index.js';
 import { keysProblem, setProblem, takeProblem, type StoreProblem } from '../core/store-rules.js';
 import { BUCKET_SCRIPT } from './bucket-script.js';
 
 /**
- * An ioredis 5 client, as far as the store uses it: `call(command, ...args)`. Declared here
+ * An ioredis client (5 or 6), as far as the store uses it: `call(command, ...args)`. Declared here
  * so that this entry's types need nothing of ioredis.
  */
 export interface IORedisClientLike {
@@ -11,7 +14,7 @@ export interface IORedisClientLike {
 }
 
 /**
- * A node-redis 5 client (`createClient()` from `redis`), as far as the store uses it:
+ * A node-redis client (`createClient()` from `redis`, 5 or 6), as far as the store uses it:
  * `sendCommand([command, ...args])`. Declared here so that this entry's types need nothing of
  * node-redis.
  */
@@ -64,7 +67,7 @@ const isNoScript = (error: unknown) => /^NOSCRIPT/.test(String((error as { messa
 /**
  * A {@link Store} in Redis, shared by every process that uses the same server and prefix:
  * failover health, pauses, quota and rate budgets of the whole fleet. Takes a connected
- * client of node-redis 5 (`redis`) or ioredis 5, whichever the app has; this entry imports
+ * client of node-redis (`redis`) or ioredis, 5 or 6, whichever the app has; this entry imports
  * neither. Each change is one atomic command: `SET … PX [NX]`, `DEL`, and the rate bucket as
  * a Lua script on the server's clock (`EVALSHA`, or `EVAL` when the server does not have the
  * script yet). Needs Redis 5 or later; a Redis Cluster is not supported.
@@ -76,7 +79,7 @@ const isNoScript = (error: unknown) => /^NOSCRIPT/.test(String((error as { messa
  */
 export function redisStore(client: RedisClientLike, options: RedisStoreOptions = {}): Store {
   const send = senderOf(client);
-  if (!send) throw new ValidationError('client', 'must be a node-redis 5 client (createClient() from "redis") or an ioredis 5 client');
+  if (!send) throw new ValidationError('client', 'must be a connected node-redis client (createClient() from "redis", 5 or 6) or an ioredis client (5 or 6)');
   const prefix = options.prefix ?? 'ug';
   if (typeof prefix !== 'string' || prefix === '') throw new ValidationError('prefix', 'must be a non-empty string');
   const name = (key: string) => `${prefix}:${key}`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError, type Store } from '../../src/index.js';
 
 // What every Store must do, run against memoryStore() (test/core/store.test.ts) and
-// redisStore() over node-redis 5 and ioredis 5 on a real Redis (test/redis/redis-store.test.ts).
+// redisStore() over node-redis and ioredis, 5 and 6, on a real Redis (test/redis/redis-store.test.ts).
 
 /** The store under test, as `n` handles that share their state the way `n` processes would. */
 export type StoresOf = (n: number) => Store[];

@@ -1,14 +1,14 @@
-import { Redis } from 'ioredis';
-import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { failOpenStore } from '../../src/core/fail-open-store.js';
-import { redisStore, type RedisClientLike } from '../../src/redis/index.js';
+import { redisStore } from '../../src/redis/index.js';
+import { redisLibraries } from '../helpers/redis-clients.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { eventually } from '../helpers/store-contract.js';
 
 // A real Redis killed while a client works through it, then started again on the same port
-// (empty: it saves nothing). Both libraries keep commands queued while disconnected by
-// default, so an outage looks like operations that hang: the wrapper's timeout answers them.
+// (empty: it saves nothing). Commands in flight when the connection drops are rejected; later
+// ones are queued while the client reconnects (both libraries' default), so an outage looks
+// like operations that hang: the wrapper's timeout answers them.
 describeWithRedis('failOpenStore over a Redis that dies and comes back', () => {
   let server: RedisServer;
   const unhandled: unknown[] = [];
@@ -28,27 +28,7 @@ describeWithRedis('failOpenStore over a Redis that dies and comes back', () => {
     process.off('unhandledRejection', onUnhandled);
   });
 
-  /** A connected client of each library; both emit 'error' while the server is gone, which needs a listener. */
-  const libraries: Array<[string, (url: string) => Promise<{ client: RedisClientLike; close: () => void }>]> = [
-    [
-      'node-redis 5',
-      async (url) => {
-        const client = await createClient({ url }).on('error', () => {}).connect();
-        return { client, close: () => client.destroy() };
-      },
-    ],
-    [
-      'ioredis 5',
-      async (url) => {
-        const client = new Redis(url, { lazyConnect: true });
-        client.on('error', () => {});
-        await client.connect();
-        return { client, close: () => client.disconnect() };
-      },
-    ],
-  ];
-
-  describe.each(libraries)('over %s', (_, connect) => {
+  describe.each(redisLibraries)('over %s', (_, connect) => {
     it('fails no operation, warns once, and shares state again once Redis is back', { timeout: 30_000 }, async () => {
       const { client, close } = await connect(server.url);
       const lines: Array<[string, string]> = [];

@@ -1,8 +1,8 @@
-import { Redis } from 'ioredis';
 import { createClient, RESP_TYPES } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
 import { redisStore, type RedisClientLike } from '../../src/redis/index.js';
+import { redisLibraries, type Connected } from '../helpers/redis-clients.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { storeContract } from '../helpers/store-contract.js';
 
@@ -10,41 +10,31 @@ type NodeRedis = ReturnType<typeof createClient>;
 
 describeWithRedis('redisStore on a real Redis', () => {
   let server: RedisServer;
-  const nodeClients: NodeRedis[] = [];
-  const ioClients: Redis[] = [];
+  /** Eight connected clients of each library, by its name. */
+  const clients = new Map<string, Connected[]>();
   // A plain client to look at what the stores left in Redis.
   let raw: NodeRedis;
 
   beforeAll(async () => {
     server = await startRedisServer();
-    for (let i = 0; i < 8; i++) {
-      // Both libraries emit 'error' on a connection problem; without a listener it would throw.
-      nodeClients.push(await createClient({ url: server.url }).on('error', () => {}).connect());
-      const io = new Redis(server.url, { lazyConnect: true });
-      io.on('error', () => {});
-      await io.connect();
-      ioClients.push(io);
-    }
+    for (const [name, connect] of redisLibraries) clients.set(name, await Promise.all(Array.from({ length: 8 }, () => connect(server.url))));
     raw = await createClient({ url: server.url }).on('error', () => {}).connect();
-  }, 20_000);
+  }, 30_000);
 
   afterAll(async () => {
-    for (const client of [...nodeClients, raw]) client?.destroy();
-    for (const client of ioClients) client.disconnect();
+    for (const connected of clients.values()) for (const { close } of connected) close();
+    raw?.destroy();
     await server?.stop();
   }, 10_000);
 
-  describe.each([
-    ['node-redis 5', () => nodeClients as RedisClientLike[]],
-    ['ioredis 5', () => ioClients as RedisClientLike[]],
-  ])('over %s: the Store contract', (_, clients) => {
-    storeContract((n) => clients().slice(0, n).map((client) => redisStore(client, { prefix: 'contract' })));
+  const of = (name: string): RedisClientLike[] => (clients.get(name) ?? []).map((c) => c.client);
+
+  describe.each(redisLibraries.map(([name]) => name))('over %s: the Store contract', (name) => {
+    storeContract((n) => of(name).slice(0, n).map((client) => redisStore(client, { prefix: 'contract' })));
   });
 
-  describe.each([
-    ['node-redis 5', () => nodeClients[0] as RedisClientLike],
-    ['ioredis 5', () => ioClients[0] as RedisClientLike],
-  ])('over %s', (library, client) => {
+  describe.each(redisLibraries.map(([name]) => name))('over %s', (library) => {
+    const client = () => of(library)[0] as RedisClientLike;
     const prefix = `t-${library.replace(/\W/g, '')}`;
 
     it("keeps each key at '<prefix>:<key>', 'ug' by default", async () => {
@@ -107,7 +97,7 @@ describeWithRedis('redisStore on a real Redis', () => {
   });
 
   it('reads values a client maps to Buffers as text', async () => {
-    const store = redisStore(nodeClients[0]?.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }) as RedisClientLike, { prefix: 'buffers' });
+    const store = redisStore(raw.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer }), { prefix: 'buffers' });
     await store.set('k', 'ünïcødé 🚀', { ttlMs: 60_000 });
     expect(await store.get(['k', 'none'])).toEqual(['ünïcødé 🚀', null]);
     expect(await store.take('b', { amount: 1, perMs: 1, capacity: 10, maxWaitMs: 0 })).toEqual({ taken: true, waitMs: 0 });
@@ -121,7 +111,7 @@ describe('redisStore without a server', () => {
     ['a URL', 'redis://127.0.0.1:6379'],
   ])('refuses %s as the client', (_, client) => {
     expect(() => redisStore(client as unknown as RedisClientLike)).toThrow(ValidationError);
-    expect(() => redisStore(client as unknown as RedisClientLike)).toThrow(/node-redis 5 client .* or an ioredis 5 client/);
+    expect(() => redisStore(client as unknown as RedisClientLike)).toThrow(/node-redis client .* or an ioredis client/);
   });
 
   it('refuses an empty or non-string prefix', () => {
