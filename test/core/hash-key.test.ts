@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../src/index.js';
-import { hashKey } from '../../src/internal/hash-key.js';
+import { hashKey } from '../../src/core/hash-key.js';
 
 describe('hashKey', () => {
   afterEach(() => {
