@@ -16,6 +16,7 @@ export const entries = {
   'unified-gateway-testing': 'dist/testing.d.ts',
   'unified-gateway-otel': 'dist/otel.d.ts',
   'unified-gateway-ai-sdk': 'dist/ai-sdk.d.ts',
+  'unified-gateway-redis': 'dist/redis.d.ts',
 };
 
 // `--dts name=path` checks another declaration file against an entry's report (the test that

@@ -14,6 +14,7 @@ const inputs = ['src', 'scripts/build.mjs', 'scripts/type-only-exports.mjs', 'ts
 const outputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/testing.js', 'dist/testing.cjs', 'dist/testing.d.ts', 'dist/node/index.js', 'dist/node/testing.js', 'dist/cli.js'];
 outputs.push('dist/otel.js', 'dist/otel.cjs', 'dist/otel.d.ts', 'dist/otel.d.cts');
 outputs.push('dist/ai-sdk.js', 'dist/ai-sdk.cjs', 'dist/ai-sdk.d.ts', 'dist/ai-sdk.d.cts');
+outputs.push('dist/redis.js', 'dist/redis.cjs', 'dist/redis.d.ts', 'dist/redis.d.cts');
 
 function* files(path) {
   if (!existsSync(path)) return;

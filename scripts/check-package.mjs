@@ -1,9 +1,11 @@
 // npm run check:package: what a user installs, checked as a user gets it.
 // 1. npm pack; 2. publint and @arethetypeswrong/cli on the tarball; 3. a fresh project
 // installs the tarball and runs an ESM (.mjs) and a CJS (.cjs) consumer against the mock.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -59,6 +61,11 @@ for (const file of ['esm.mjs', 'cjs.cjs']) {
   const out = run(process.execPath, [file], consumer).trim();
   if (out !== 'ok') throw new Error(`${file} printed ${out}`);
   console.log(`${file}: ok`);
+}
+
+// The optional peers stay out of a plain install.
+for (const peer of ['@opentelemetry/api', 'redis', 'ioredis']) {
+  if (existsSync(join(consumer, 'node_modules', peer))) throw new Error(`installing the package installed its optional peer ${peer}`);
 }
 
 // unified-gateway/otel, with @opentelemetry/api (its optional peer) installed beside it: a
@@ -125,4 +132,70 @@ for (const file of ['esm.mjs', 'cjs.cjs']) {
 }
 run(bin('tsc'), ['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'types.ts'], aiConsumer);
 console.log('ai-consumer/types.ts: ok');
-console.log('package check: publint, attw, ESM and CJS consumers (otel and ai-sdk included) all pass');
+// unified-gateway/redis with node-redis and ioredis (its optional peers) installed beside it,
+// majors 5 then 6, against a redis-server of this machine: ESM and CJS, and its declarations
+// checked with both libraries' own client types.
+const redisServer = (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'redis-server')).find((f) => existsSync(f));
+if (!redisServer && process.env.CI) throw new Error('redis-server is not installed: apt-get install redis-server');
+if (!redisServer) {
+  console.log('redis consumer: skipped, redis-server is not installed (apt-get install redis-server)');
+} else {
+  const port = await new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'ug-redis-'));
+  const server = spawn(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  try {
+    const pong = () =>
+      new Promise((resolve) => {
+        const socket = createConnection({ host: '127.0.0.1', port }, () => socket.write('PING\r\n'));
+        socket.setTimeout(500, () => (socket.destroy(), resolve(false)));
+        socket.on('data', (d) => (socket.destroy(), resolve(d.toString().startsWith('+PONG'))));
+        socket.on('error', () => resolve(false));
+      });
+    let up = false;
+    for (let i = 0; i < 100 && !up; i++) up = (await pong()) || (await new Promise((r) => setTimeout(() => r(false), 50)));
+    if (!up) throw new Error(`redis-server did not answer on port ${port}`);
+    for (const major of [5, 6]) {
+      run('npm', ['install', '--no-audit', '--no-fund', '--silent', `redis@^${major}`, `ioredis@^${major}`, '@types/node@^20'], consumer);
+      const redisBody = (prefix) => `
+const url = 'redis://127.0.0.1:${port}';
+const main = async () => {
+  const node = await createClient({ url }).on('error', () => {}).connect();
+  const io = new Redis(url);
+  io.on('error', () => {});
+  const results = [];
+  for (const client of [node, io]) {
+    const store = redisStore(client, { prefix: '${prefix}' });
+    await store.set('k', 'v', { ttlMs: 60_000 });
+    results.push((await store.get(['k', 'none'])).join(), (await store.take('b', { amount: 3, perMs: 0.001, capacity: 5, maxWaitMs: 0 })).taken);
+  }
+  node.destroy();
+  io.disconnect();
+  if (results.join('|') !== 'v,|true|v,|false') throw new Error('redis consumer saw ' + results.join('|'));
+  console.log('ok');
+};
+`;
+      writeFileSync(join(consumer, 'redis-esm.mjs'), `import { createClient } from 'redis';\nimport { Redis } from 'ioredis';\nimport { redisStore } from 'unified-gateway/redis';\n${redisBody(`esm-${major}`)}\nawait main();\n`);
+      writeFileSync(join(consumer, 'redis-cjs.cjs'), `const { createClient } = require('redis');\nconst { Redis } = require('ioredis');\nconst { redisStore } = require('unified-gateway/redis');\n${redisBody(`cjs-${major}`)}\nmain().catch((e) => { console.error(e); process.exit(1); });\n`);
+      for (const file of ['redis-esm.mjs', 'redis-cjs.cjs']) {
+        const out = run(process.execPath, [file], consumer).trim();
+        if (out !== 'ok') throw new Error(`${file} (redis ${major}) printed ${out}`);
+        console.log(`${file} (redis and ioredis ${major}): ok`);
+      }
+      writeFileSync(
+        join(consumer, 'redis-types.mts'),
+        `import { createClient } from 'redis';\nimport { Redis } from 'ioredis';\nimport { memoryStore, type Store } from 'unified-gateway';\nimport { redisStore } from 'unified-gateway/redis';\nexport const stores: Store[] = [redisStore(createClient()), redisStore(new Redis({ lazyConnect: true }), { prefix: 'x' }), memoryStore()];\n`,
+      );
+      run(bin('tsc'), ['--noEmit', '--strict', '--exactOptionalPropertyTypes', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'redis-types.mts'], consumer);
+      console.log(`redis-types.mts (redis and ioredis ${major}): ok`);
+    }
+  } finally {
+    server.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+console.log('package check: publint, attw, ESM and CJS consumers (otel, ai-sdk and redis included) all pass');

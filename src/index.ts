@@ -10,6 +10,8 @@ export type { AttemptInfo, FailoverInfo, GatewayHooks, ModelFallbackInfo, Respon
 // Stream classes are exported as types: the client makes streams, never a caller's `new`.
 export type { Stream } from './core/stream.js';
 export { streamFromReadable, type StreamFromReadableOptions } from './core/stream-from-readable.js';
+export { memoryStore } from './core/store.js';
+export type { MemoryStoreOptions, Store } from './core/store.js';
 export {
   GatewayError,
   APIError,

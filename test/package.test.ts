@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -68,10 +68,12 @@ describe('built package: declared values exist at run time', () => {
     ['dist/index.d.cts', ['dist/index.cjs']],
     ['dist/testing.d.ts', ['dist/testing.js', 'dist/node/testing.js']],
     ['dist/testing.d.cts', ['dist/testing.cjs']],
+    ['dist/redis.d.ts', ['dist/redis.js']],
+    ['dist/redis.d.cts', ['dist/redis.cjs']],
   ] as const;
   it.each(cases)('every value %s exports is in its JS', (declarations, builds) => {
     const names = declaredValues(declarations);
-    expect(names).toContain(declarations.includes('testing') ? 'createMockGateway' : 'Gateway');
+    expect(names).toContain(declarations.includes('testing') ? 'createMockGateway' : declarations.includes('redis') ? 'redisStore' : 'Gateway');
     for (const build of builds) {
       const load = build.endsWith('.cjs') ? `require(${JSON.stringify(`./${build}`)})` : `await import(${JSON.stringify(`./${build}`)})`;
       // A function's name is what stacks and console.log show: it must be the exported name.
@@ -97,5 +99,43 @@ describe('built package: class names', () => {
       'module',
     );
     expect(JSON.parse(out)).toEqual(['Gateway', 'ChatCompletions', 'Completions', ['Gateway {', '  chat: Chat { completions: ChatCompletions {} },', '  completions: Completions {},', '  audio: Audio { transcriptions: Transcriptions {} },', '}']]);
+  });
+});
+
+describe('built package: unified-gateway/redis', () => {
+  const script = `
+    const sent = [];
+    const node = { sendCommand: async (args) => (sent.push(args.join(' ')), args[0] === 'MGET' ? ['v', null] : 'OK') };
+    const io = { call: async (...args) => (sent.push(args.join(' ')), 'OK') };
+    (async () => {
+      const a = await redisStore(node).get(['k', 'none']);
+      const b = await redisStore(io, { prefix: 'p' }).set('k', 'v', { ttlMs: 10, ifAbsent: true });
+      let refusal;
+      try { redisStore({}); } catch (error) { refusal = error; }
+      console.log(JSON.stringify([a, b, sent, refusal instanceof ValidationError, typeof memoryStore]));
+    })();
+  `;
+  const expected = [['v', null], true, ['MGET ug:k ug:none', 'SET p:k v PX 10 NX'], true, 'function'];
+
+  it('works from ESM and CommonJS through the exports map, refusing with the root entry’s own ValidationError', () => {
+    const esm = run(`import { redisStore } from 'unified-gateway/redis'; import { ValidationError, memoryStore } from 'unified-gateway';${script}`, 'module');
+    const cjs = run(`const { redisStore } = require('unified-gateway/redis'); const { ValidationError, memoryStore } = require('unified-gateway');${script}`, 'commonjs');
+    expect(JSON.parse(esm)).toEqual(expected);
+    expect(JSON.parse(cjs)).toEqual(expected);
+  });
+
+  it('names neither node-redis nor ioredis in any built file: they are the app’s, never the package’s', () => {
+    const files = readdirSync('dist', { recursive: true, encoding: 'utf8' }).filter((f) => /\.(c?js|d\.c?ts)$/.test(f));
+    expect(files).toContain('redis.js');
+    // Every import, require() and import() of each file (comments and strings are not imports).
+    const importing = files.flatMap((f) =>
+      ts
+        .preProcessFile(readFileSync(`dist/${f}`, 'utf8'), true, true)
+        .importedFiles.map((i) => i.fileName)
+        .filter((name) => /^(redis|ioredis|@redis\/.*)$/.test(name))
+        .map((name) => `${f} -> ${name}`),
+    );
+    expect(files.length).toBeGreaterThan(20);
+    expect(importing).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // Compiled by `npm run typecheck` with exactOptionalPropertyTypes on (tsconfig.exact.json):
 // optional fields take an explicit `undefined`, as values read from the environment or from
 // an earlier reply often are.
-import { Gateway, type ChatCompletionMessageParam, type RequestOptions } from 'unified-gateway';
+import { Gateway, memoryStore, type ChatCompletionMessageParam, type RequestOptions } from 'unified-gateway';
+import { redisStore } from 'unified-gateway/redis';
 import { createMockGateway } from 'unified-gateway/testing';
 
 const maybe = (): string | undefined => undefined;
@@ -44,3 +45,9 @@ export const exactMock = createMockGateway({
   ],
 });
 export const exactServe = (): Promise<unknown> => exactMock.listen({ port: undefined, host: undefined });
+
+export async function stores(): Promise<void> {
+  const store = memoryStore({ maxBytes: undefined });
+  await store.set('k', 'v', { ttlMs: 1000, ifAbsent: undefined });
+  await redisStore({ sendCommand: async () => null }, { prefix: undefined }).set('k', 'v', { ttlMs: 1000, ifAbsent: undefined });
+}

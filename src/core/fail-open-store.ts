@@ -1,0 +1,157 @@
+import { ValidationError } from './errors.js';
+import { memoryStore, type Store } from './store.js';
+import { keysProblem, setProblem, takeProblem, type StoreProblem } from './store-rules.js';
+
+/** Options of {@link failOpenStore}. */
+export interface FailOpenOptions {
+  /** The ms an operation of the store may take before it is answered from memory instead. @default 250 */
+  timeoutMs?: number | undefined;
+  /** While the store is unreachable, the ms between checks whether it answers again. @default 1000 */
+  retryMs?: number | undefined;
+  /**
+   * Told, with a whole line, when the store becomes unreachable (`'warn'`, once per outage)
+   * and when it answers again (`'info'`). It must not throw.
+   */
+  log: (level: 'warn' | 'info', line: string) => void;
+  /** Where the state goes while the store is unreachable. @default memoryStore() */
+  fallback?: Store | undefined;
+}
+
+/** The key a recovery check reads: any key would do, a read changes nothing. */
+const PROBE_KEY = 'probe';
+
+const refuse = (problem: StoreProblem | undefined): void => {
+  if (problem) throw new ValidationError(...problem);
+};
+
+/**
+ * A {@link Store} that never fails a call because of the store it wraps: each operation has
+ * `timeoutMs`; when one fails, times out or answers something that is not a store's answer,
+ * the wrapper answers it from `fallback` (this process's memory), warns once, and sends
+ * everything there until a check every `retryMs` finds the store answering again (logged
+ * once). Late answers and rejections of operations it gave up on are swallowed. Arguments a
+ * store would refuse are refused here, with `ValidationError`, before any store sees them.
+ */
+export function failOpenStore(store: Store, options: FailOpenOptions): Store {
+  return new FailOpenStore(store, options);
+}
+
+const isList = (length: number) => (value: unknown) => Array.isArray(value) && value.length === length && value.every((v) => v === null || typeof v === 'string');
+const isBoolean = (value: unknown) => typeof value === 'boolean';
+const isTakeResult = (value: unknown) => {
+  const result = value as { taken?: unknown; waitMs?: unknown } | null;
+  return typeof result?.taken === 'boolean' && typeof result.waitMs === 'number' && result.waitMs >= 0;
+};
+
+/** Why an operation was given up, in a few words for the log line (one line, bounded). */
+function reason(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+class FailOpenStore implements Store {
+  readonly #store: Store;
+  readonly #fallback: Store;
+  readonly #timeoutMs: number;
+  readonly #retryMs: number;
+  readonly #log: FailOpenOptions['log'];
+  #down = false;
+  #checking = false;
+  #nextCheck = 0;
+
+  constructor(store: Store, options: FailOpenOptions) {
+    this.#store = store;
+    this.#fallback = options.fallback ?? memoryStore();
+    this.#timeoutMs = options.timeoutMs ?? 250;
+    this.#retryMs = options.retryMs ?? 1000;
+    this.#log = options.log;
+  }
+
+  async get(keys: readonly string[]): Promise<(string | null)[]> {
+    refuse(keysProblem(keys));
+    return this.#run((s) => s.get(keys), isList(keys.length));
+  }
+
+  async set(key: string, value: string, options: { ttlMs: number; ifAbsent?: boolean | undefined }): Promise<boolean> {
+    refuse(setProblem(key, value, options));
+    return this.#run((s) => s.set(key, value, options), isBoolean);
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    refuse(keysProblem(keys));
+    // Whatever a store's delete resolves with is not the caller's business.
+    await this.#run((s) => s.delete(keys), () => true);
+  }
+
+  async take(key: string, take: { amount: number; perMs: number; capacity: number; maxWaitMs: number }): Promise<{ taken: boolean; waitMs: number }> {
+    refuse(takeProblem(key, take));
+    return this.#run((s) => s.take(key, take), isTakeResult);
+  }
+
+  async #run<T>(op: (store: Store) => Promise<T>, valid: (value: unknown) => boolean): Promise<T> {
+    if (this.#down) {
+      this.#check();
+      return op(this.#fallback);
+    }
+    try {
+      const value = await this.#bounded(op);
+      if (valid(value)) return value;
+      this.#fail(new TypeError(`the store answered ${typeof value}, not a store's answer`));
+    } catch (error) {
+      this.#fail(error);
+    }
+    return op(this.#fallback);
+  }
+
+  /** The store's answer, or a rejection once `timeoutMs` passed; the operation's own late outcome is swallowed. */
+  #bounded<T>(op: (store: Store) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out after ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      const settle = <A>(then: (a: A) => void) => (a: A) => {
+        clearTimeout(timer);
+        then(a);
+      };
+      try {
+        Promise.resolve(op(this.#store)).then(settle(resolve), settle(reject));
+      } catch (error) {
+        settle(reject)(error);
+      }
+    });
+  }
+
+  #fail(error: unknown): void {
+    this.#nextCheck = Date.now() + this.#retryMs;
+    if (this.#down) return;
+    this.#down = true;
+    this.#say('warn', `[unified-gateway] the store is unreachable (${reason(error)}), going on with this process's memory`);
+  }
+
+  /** At most one check at a time, `retryMs` apart: a read that, when answered, ends the outage. */
+  #check(): void {
+    if (this.#checking || Date.now() < this.#nextCheck) return;
+    this.#checking = true;
+    const done = (answered: boolean) => {
+      this.#checking = false;
+      if (!answered) {
+        this.#nextCheck = Date.now() + this.#retryMs;
+        return;
+      }
+      if (!this.#down) return;
+      this.#down = false;
+      this.#say('info', '[unified-gateway] the store answers again: state is shared again');
+    };
+    this.#bounded((s) => s.get([PROBE_KEY])).then(
+      (value) => done(isList(1)(value)),
+      () => done(false),
+    );
+  }
+
+  #say(level: 'warn' | 'info', line: string): void {
+    try {
+      this.#log(level, line);
+    } catch {
+      // A throwing logger must not turn the store's outage into the caller's failure.
+    }
+  }
+}

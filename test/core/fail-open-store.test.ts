@@ -1,0 +1,209 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { failOpenStore } from '../../src/core/fail-open-store.js';
+import { memoryStore, ValidationError, type Store } from '../../src/index.js';
+import { storeContract } from '../helpers/store-contract.js';
+
+type Mode = 'ok' | 'hang' | 'reject' | 'throw' | 'garbage' | 'late-reject';
+
+/** A store over memory that behaves as `mode.now` says, and records the operations it was asked for. */
+function flakyStore() {
+  const inner = memoryStore();
+  const mode: { now: Mode } = { now: 'ok' };
+  const calls: string[] = [];
+  const behave = <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    calls.push(name);
+    switch (mode.now) {
+      case 'ok':
+        return run();
+      case 'hang':
+        return new Promise<T>(() => {});
+      case 'reject':
+        return Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379\n    at a stack line'));
+      case 'late-reject':
+        return new Promise<T>((_, reject) => setTimeout(() => reject(new Error('too late')), 1000));
+      case 'throw':
+        throw new Error('thrown, not rejected');
+      case 'garbage':
+        return Promise.resolve('not an answer' as T);
+    }
+  };
+  const store: Store = {
+    get: (keys) => behave('get', () => inner.get(keys)),
+    set: (key, value, options) => behave('set', () => inner.set(key, value, options)),
+    delete: (keys) => behave('delete', () => inner.delete(keys)),
+    take: (key, take) => behave('take', () => inner.take(key, take)),
+  };
+  return { store, inner, mode, calls };
+}
+
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+beforeEach(() => {
+  unhandled.length = 0;
+  process.on('unhandledRejection', onUnhandled);
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  // Rejections are reported after the microtask queue drains: give them a turn.
+  await new Promise((r) => setTimeout(r, 10));
+  process.off('unhandledRejection', onUnhandled);
+  expect(unhandled).toEqual([]);
+});
+
+describe('failOpenStore: the Store contract over a store that works', () => {
+  const { store } = flakyStore();
+  const wrapped = failOpenStore(store, { log: () => {} });
+  storeContract((n) => Array.from({ length: n }, () => wrapped));
+});
+
+describe('failOpenStore', () => {
+  const setup = (options: { timeoutMs?: number; retryMs?: number } = {}) => {
+    const flaky = flakyStore();
+    const lines: Array<[string, string]> = [];
+    const wrapped = failOpenStore(flaky.store, { timeoutMs: 250, retryMs: 1000, ...options, log: (level, line) => lines.push([level, line]) });
+    return { ...flaky, lines, wrapped };
+  };
+
+  it('passes operations to the store while it answers, and logs nothing', async () => {
+    const { wrapped, inner, lines } = setup();
+    expect(await wrapped.set('k', 'v', { ttlMs: 60_000 })).toBe(true);
+    expect(await inner.get(['k'])).toEqual(['v']);
+    expect(await wrapped.get(['k'])).toEqual(['v']);
+    expect(await wrapped.take('b', { amount: 1, perMs: 1, capacity: 1, maxWaitMs: 0 })).toEqual({ taken: true, waitMs: 0 });
+    await wrapped.delete(['k']);
+    expect(await inner.get(['k'])).toEqual([null]);
+    expect(lines).toEqual([]);
+  });
+
+  it.each<[Mode, RegExp]>([
+    ['hang', /timed out after 250 ms/],
+    ['reject', /Error: connect ECONNREFUSED 127\.0\.0\.1:6379\)/],
+    ['throw', /thrown, not rejected/],
+    ['garbage', /answered string, not a store's answer/],
+  ])("answers from this process's memory when the store's operations %s, and warns once", async (behaviour, reason) => {
+    vi.useFakeTimers();
+    const { wrapped, mode, lines, inner } = setup();
+    mode.now = behaviour;
+    const pending = Promise.all([
+      wrapped.set('k', 'v', { ttlMs: 60_000 }),
+      wrapped.get(['other']),
+      wrapped.take('b', { amount: 2, perMs: 0.001, capacity: 3, maxWaitMs: 0 }),
+      wrapped.delete(['nothing']),
+    ]);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(await pending).toEqual([true, [null], { taken: true, waitMs: 0 }, undefined]);
+    expect(await wrapped.get(['k'])).toEqual(['v']);
+    expect((await wrapped.take('b', { amount: 2, perMs: 0.001, capacity: 3, maxWaitMs: 0 })).taken).toBe(false);
+    expect(await inner.get(['k'])).toEqual([null]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.[0]).toBe('warn');
+    expect(lines[0]?.[1]).toMatch(/^\[unified-gateway\] the store is unreachable \(.*\), going on with this process's memory$/);
+    expect(lines[0]?.[1]).toMatch(reason);
+    // One line: the rejection's stack stays out of the log.
+    expect(lines[0]?.[1]).not.toMatch(/\n/);
+  });
+
+  it('waits for no store while it is unreachable: only one check every retryMs reaches it', async () => {
+    vi.useFakeTimers();
+    const { wrapped, mode, calls } = setup();
+    mode.now = 'hang';
+    const first = wrapped.get(['a']);
+    await vi.advanceTimersByTimeAsync(250);
+    await first;
+    calls.length = 0;
+    // Within retryMs of the failure: memory answers at once, the store is not asked.
+    for (let i = 0; i < 20; i++) expect(await wrapped.get(['a'])).toEqual([null]);
+    expect(calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1000);
+    for (let i = 0; i < 20; i++) expect(await wrapped.get(['a'])).toEqual([null]);
+    // One check, a read; the others answered from memory while it was out.
+    expect(calls).toEqual(['get']);
+  });
+
+  it('goes back to the store when a check finds it answering, and says so once', async () => {
+    vi.useFakeTimers();
+    const { wrapped, mode, lines, calls, inner } = setup();
+    mode.now = 'reject';
+    await wrapped.set('k', 'memory', { ttlMs: 60_000 });
+    mode.now = 'ok';
+    await inner.set('k', 'shared', { ttlMs: 60_000 });
+    // Still within retryMs: memory.
+    expect(await wrapped.get(['k'])).toEqual(['memory']);
+    await vi.advanceTimersByTimeAsync(1000);
+    calls.length = 0;
+    expect(await wrapped.get(['k'])).toEqual(['memory']);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await wrapped.get(['k'])).toEqual(['shared']);
+    expect(calls).toEqual(['get', 'get']);
+    expect(lines.map(([level]) => level)).toEqual(['warn', 'info']);
+    expect(lines[1]?.[1]).toBe('[unified-gateway] the store answers again: state is shared again');
+  });
+
+  it('keeps answering from memory while checks fail, warning no more', async () => {
+    vi.useFakeTimers();
+    const { wrapped, mode, lines, calls } = setup();
+    mode.now = 'reject';
+    for (let round = 0; round < 5; round++) {
+      expect(await wrapped.set('k', String(round), { ttlMs: 60_000 })).toBe(true);
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    expect(await wrapped.get(['k'])).toEqual(['4']);
+    expect(calls.filter((c) => c === 'get').length).toBeGreaterThanOrEqual(3);
+    expect(lines).toHaveLength(1);
+  });
+
+  it('warns again for a second outage', async () => {
+    vi.useFakeTimers();
+    const { wrapped, mode, lines } = setup();
+    mode.now = 'reject';
+    await wrapped.get(['k']);
+    mode.now = 'ok';
+    await vi.advanceTimersByTimeAsync(1000);
+    await wrapped.get(['k']);
+    await vi.advanceTimersByTimeAsync(0);
+    mode.now = 'reject';
+    await wrapped.get(['k']);
+    expect(lines.map(([level]) => level)).toEqual(['warn', 'info', 'warn']);
+  });
+
+  it('swallows the late rejection of an operation it gave up on', async () => {
+    vi.useFakeTimers();
+    const { wrapped, mode } = setup();
+    mode.now = 'late-reject';
+    const answer = wrapped.get(['k']);
+    await vi.advanceTimersByTimeAsync(250);
+    expect(await answer).toEqual([null]);
+    // The store's own rejection comes now; afterEach fails the test if it went unhandled.
+    await vi.advanceTimersByTimeAsync(1000);
+  });
+
+  it('refuses bad arguments before any store sees them, and does not count them as an outage', async () => {
+    const { wrapped, calls, lines } = setup();
+    await expect(wrapped.set('k', 'v', { ttlMs: -1 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(wrapped.take('k', { amount: 1, perMs: 1, capacity: 0, maxWaitMs: 0 })).rejects.toMatchObject({ field: 'take.capacity' });
+    await expect(wrapped.get('k' as unknown as string[])).rejects.toMatchObject({ field: 'keys' });
+    expect(calls).toEqual([]);
+    expect(lines).toEqual([]);
+  });
+
+  it('survives a logger that throws', async () => {
+    const flaky = flakyStore();
+    flaky.mode.now = 'reject';
+    const wrapped = failOpenStore(flaky.store, {
+      log: () => {
+        throw new Error('logger broke');
+      },
+    });
+    expect(await wrapped.set('k', 'v', { ttlMs: 1000 })).toBe(true);
+  });
+
+  it('uses the fallback it is given', async () => {
+    const fallback = memoryStore();
+    await fallback.set('k', 'from the fallback', { ttlMs: 60_000 });
+    const flaky = flakyStore();
+    flaky.mode.now = 'reject';
+    const wrapped = failOpenStore(flaky.store, { log: () => {}, fallback });
+    expect(await wrapped.get(['k'])).toEqual(['from the fallback']);
+  });
+});
