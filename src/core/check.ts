@@ -65,6 +65,14 @@ export function checkHeaders(field: string, headers: unknown): void {
   }
 }
 
+/** The client's `telemetry`: anything with a `startCall` method (else every call would fail with a TypeError). */
+export function checkTelemetry(value: unknown): void {
+  if (value === undefined) return;
+  if (typeof (value as { startCall?: unknown } | null)?.startCall !== 'function') {
+    throw new ValidationError('telemetry', "must be openTelemetry() from 'unified-gateway/otel', or an object with a startCall(redactor) method");
+  }
+}
+
 /** The per-request options, checked before anything is sent. */
 export function checkRequestOptions(options: RequestOptions): void {
   checkNumber('timeout', options.timeout, 'ms');

@@ -1,25 +1,9 @@
-import { metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
+import { metrics, trace } from '@opentelemetry/api';
 import type { Telemetry } from '../core/telemetry.js';
 import { createInstruments } from './instruments.js';
 import { DEFAULT_PROVIDER, LATEST_OPT_IN, SCOPE } from './names.js';
 import { CallSpan, type ObserverSettings } from './observer.js';
-
-/** Options for {@link openTelemetry}. */
-export interface OpenTelemetryOptions {
-  /** Where spans go. @default the globally registered provider (`trace.getTracerProvider()`) */
-  tracerProvider?: TracerProvider | undefined;
-  /** Where metrics go. @default the globally registered provider (`metrics.getMeterProvider()`) */
-  meterProvider?: MeterProvider | undefined;
-  /**
-   * Record prompts, replies and tool-call arguments on the call span
-   * (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.system_instructions`).
-   * They often hold personal data: keep it off unless your backend may store them.
-   * @default false
-   */
-  captureContent?: boolean | undefined;
-  /** `gen_ai.provider.name` of every call. @default 'unified_gateway' */
-  providerName?: string | undefined;
-}
+import { checkOptions, type OpenTelemetryOptions } from './options.js';
 
 /** True when `OTEL_SEMCONV_STABILITY_OPT_IN` asks for the latest GenAI conventions only. */
 function latestOnly(): boolean {
@@ -31,13 +15,15 @@ function latestOnly(): boolean {
  * Traces and metrics for a Gateway client, by the OpenTelemetry GenAI semantic conventions:
  * one CLIENT span per call named `{operation} {model}`, a child span per HTTP attempt
  * (retries, failover to the backup, model fallback), W3C trace context on every attempt,
- * and the `gen_ai.client.*` metrics. See docs/observability.md.
+ * and the `gen_ai.client.*` metrics. Options are checked at once (`ValidationError`). See
+ * docs/observability.md.
  * @example
  * import { Gateway } from 'unified-gateway';
  * import { openTelemetry } from 'unified-gateway/otel';
  * const client = new Gateway({ telemetry: openTelemetry() });
  */
-export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
+export function openTelemetry(given?: OpenTelemetryOptions): Telemetry {
+  const options = checkOptions(given);
   let settings: ObserverSettings | undefined;
   // Providers are read on the first call, so one registered after the client is made is used.
   const resolve = (): ObserverSettings =>
@@ -60,4 +46,5 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
   };
 }
 
+export type { OpenTelemetryOptions } from './options.js';
 export type { AttemptObserver, CallEnd, CallObserver, StreamEnd, Telemetry, TelemetryRedactor, TelemetryRequest } from '../core/telemetry.js';
