@@ -1,5 +1,5 @@
 import { metrics, trace } from '@opentelemetry/api';
-import type { Telemetry } from '../core/telemetry.js';
+import type { Telemetry, TelemetryRedactor } from '../core/telemetry.js';
 import { createInstruments } from './instruments.js';
 import { DEFAULT_PROVIDER, LATEST_OPT_IN, SCOPE } from './names.js';
 import { CallSpan, type ObserverSettings } from './observer.js';
@@ -25,6 +25,14 @@ function latestOnly(): boolean {
 export function openTelemetry(given?: OpenTelemetryOptions): Telemetry {
   const options = checkOptions(given);
   let settings: ObserverSettings | undefined;
+  let warned = false;
+  // Once per openTelemetry(): a broken exporter or processor would otherwise say it on every call.
+  const report = (error: unknown, redactor: TelemetryRedactor): void => {
+    if (warned) return;
+    warned = true;
+    const message = redactor.string(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    globalThis.console?.warn(`[unified-gateway] telemetry failed and was skipped, the call went on (said once): ${message}`);
+  };
   // Providers are read on the first call, so one registered after the client is made is used.
   const resolve = (): ObserverSettings =>
     (settings ??= {
@@ -33,13 +41,15 @@ export function openTelemetry(given?: OpenTelemetryOptions): Telemetry {
       provider: options.providerName ?? DEFAULT_PROVIDER,
       captureContent: options.captureContent === true,
       legacyNames: !latestOnly(),
+      report,
     });
   return {
     startCall: (redactor) => {
       try {
         return new CallSpan(resolve(), redactor);
-      } catch {
+      } catch (error) {
         // Telemetry never breaks a call.
+        report(error, redactor);
         return undefined;
       }
     },

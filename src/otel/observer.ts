@@ -22,6 +22,8 @@ export interface ObserverSettings {
   captureContent: boolean;
   /** Also emit `gen_ai.system` (the conventions before v1.37). */
   legacyNames: boolean;
+  /** Told of what telemetry threw (a span processor, an exporter, a meter): the call goes on. */
+  report(error: unknown, redactor: TelemetryRedactor): void;
 }
 
 const now = (): number => performance.now();
@@ -62,7 +64,50 @@ export class CallSpan implements CallObserver {
     this.#parent = context.active();
   }
 
+  // Each method the core calls catches what the SDK throws (a span processor, a meter):
+  // telemetry never fails the caller's call, even one the server already answered.
   request(req: TelemetryRequest): void {
+    try {
+      this.#request(req);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
+  }
+
+  attempt(info: AttemptInfo): AttemptObserver | undefined {
+    try {
+      return this.#attempt(info);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+      return undefined;
+    }
+  }
+
+  chunk(frame: unknown): void {
+    try {
+      this.#chunk(frame);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
+  }
+
+  end(result: CallEnd): void {
+    try {
+      this.#end(result);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
+  }
+
+  streamEnd(result: StreamEnd): void {
+    try {
+      this.#streamEnd(result);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
+  }
+
+  #request(req: TelemetryRequest): void {
     if (this.#ended) return;
     const body = isRecord(req.body) ? req.body : {};
     const model = typeof body.model === 'string' ? body.model : undefined;
@@ -113,7 +158,7 @@ export class CallSpan implements CallObserver {
     return this.#redactor.string(JSON.stringify(value));
   }
 
-  attempt(info: AttemptInfo): AttemptObserver | undefined {
+  #attempt(info: AttemptInfo): AttemptObserver | undefined {
     const parent = this.#spanContext;
     if (!parent || this.#ended) return undefined;
     const url = safeURL(info.url);
@@ -133,20 +178,28 @@ export class CallSpan implements CallObserver {
     return {
       headers,
       end: (status, error) => {
-        const code = status ?? statusOf(error);
-        if (code !== undefined) span.setAttribute(ATTR.httpResponseStatusCode, code);
-        if (error !== undefined || (code !== undefined && code >= 400)) {
-          span.setAttribute(ATTR.errorType, code !== undefined && code >= 400 ? String(code) : errorType(error));
-          span.setStatus({ code: SpanStatusCode.ERROR });
-        } else if (url) {
-          this.#server = { address: url.address, port: url.port };
+        try {
+          this.#attemptEnd(span, url, status, error);
+        } catch (thrown) {
+          this.#settings.report(thrown, this.#redactor);
         }
-        span.end();
       },
     };
   }
 
-  chunk(frame: unknown): void {
+  #attemptEnd(span: Span, url: ReturnType<typeof safeURL>, status: number | undefined, error: unknown): void {
+    const code = status ?? statusOf(error);
+    if (code !== undefined) span.setAttribute(ATTR.httpResponseStatusCode, code);
+    if (error !== undefined || (code !== undefined && code >= 400)) {
+      span.setAttribute(ATTR.errorType, code !== undefined && code >= 400 ? String(code) : errorType(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    } else if (url) {
+      this.#server = { address: url.address, port: url.port };
+    }
+    span.end();
+  }
+
+  #chunk(frame: unknown): void {
     if (!this.#span) return;
     const at = now();
     if (this.#lastChunk === undefined) {
@@ -160,13 +213,13 @@ export class CallSpan implements CallObserver {
     (this.#streamed ??= new StreamAnswer()).add(frame, this.#settings.captureContent);
   }
 
-  end(result: CallEnd): void {
+  #end(result: CallEnd): void {
     // A stream's span stays open until the stream ends (streamEnd).
     if (this.#stream && result.error === undefined && result.data !== undefined) return;
     this.#finish(result.error, result.error === undefined && !this.#stream ? readAnswer(result.data) : undefined);
   }
 
-  streamEnd(result: StreamEnd): void {
+  #streamEnd(result: StreamEnd): void {
     if (result.left && this.#span && !this.#ended) this.#span.setAttribute(ATTR.streamLeft, true);
     this.#finish(result.error, this.#streamed?.result() ?? { finishReasons: [], output: [] });
   }
