@@ -73,20 +73,31 @@ class SSEIterator<T> implements AsyncIterator<T> {
   // the consumer spends between reads is not idle time.
   #waitingSince: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** An abort before the first read: the error that read throws. */
+  #unread: GatewayError | undefined;
   readonly #onAbort = () => {
     this.#stopped ??= 'abort';
     void this.#open.reader.cancel().catch(() => undefined);
+    // Not read yet: end it now (the observer's span with it), and let the first read throw.
+    if (!this.#started) this.#finish(false, (this.#unread = stopError('abort', this.#options, this.#open.signal)));
   };
 
   constructor(open: OpenStream, controller: AbortController, options: SSEOptions) {
     this.#open = open;
     this.#controller = controller;
     this.#options = options;
+    // From the start, not the first read: a stream aborted before it is read ends at once.
+    if (open.signal.aborted) this.#onAbort();
+    else open.signal.addEventListener('abort', this.#onAbort, { once: true });
   }
 
   next(): Promise<IteratorResult<T>> {
     try {
-      if (this.#closed) return Promise.resolve(DONE);
+      if (this.#closed) {
+        const unread = this.#unread;
+        this.#unread = undefined;
+        return unread ? Promise.reject(unread) : Promise.resolve(DONE);
+      }
       if (!this.#started) this.#start();
       const ready = this.#take();
       return ready ? Promise.resolve(ready) : this.#pull();
@@ -105,7 +116,6 @@ class SSEIterator<T> implements AsyncIterator<T> {
   #start(): void {
     this.#started = true;
     this.#timer = setTimeout(this.#checkIdle, this.#options.idleTimeoutMs);
-    this.#open.signal.addEventListener('abort', this.#onAbort, { once: true });
     this.#parser.feed(this.#decoder.decode(this.#open.first, { stream: true }));
   }
 
