@@ -11,8 +11,11 @@ export interface SSEOptions {
   expectDone?: boolean | undefined;
   /** For endpoints without `[DONE]`: the frame that ends the stream normally (e.g. `response.completed`). */
   isTerminal?: ((frame: unknown) => boolean) | undefined;
-  /** Sees every frame as it is yielded (accumulators); synchronous, so no extra await per frame. */
-  onFrame?: ((frame: unknown) => void) | undefined;
+  /**
+   * Sees every frame before it is yielded (accumulators); synchronous, so no extra await per
+   * frame. Returning `false` withholds the frame from the caller.
+   */
+  onFrame?: ((frame: unknown) => boolean | void) | undefined;
   /** ms without any byte before the stream fails with {@link APITimeoutError}. */
   idleTimeoutMs: number;
   /** Removes the client's secrets from anything an error keeps. */
@@ -29,8 +32,10 @@ export function openStream<S extends Stream<unknown>>(open: OpenStream, controll
   const { observer } = open;
   const onFrame = observer
     ? (frame: unknown) => {
-        observer.chunk(frame);
+        // A frame only telemetry asked for (its usage chunk) never reaches the caller.
+        if (observer.chunk(frame) === false) return false;
         stream?._observe(frame);
+        return true;
       }
     : (frame: unknown) => stream?._observe(frame);
   const iterator = iterateSSE<never>(open, controller, { ...options, onFrame });
@@ -142,7 +147,7 @@ class SSEIterator<T> implements AsyncIterator<T> {
       }
       const frame = parseFrame<T>(event, this.#open, this.#options.redactor);
       try {
-        this.#options.onFrame?.(frame);
+        if (this.#options.onFrame?.(frame) === false) continue;
       } catch (error) {
         // An accumulator that refuses a frame may quote it: the client's secrets come out first.
         throw error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;

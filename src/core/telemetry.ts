@@ -66,8 +66,14 @@ export interface CallObserver {
   request(req: TelemetryRequest): void;
   /** One HTTP attempt is about to be sent. The headers it returns are added to that attempt (trace context). */
   attempt(info: AttemptInfo): AttemptObserver | undefined;
-  /** Every frame of a streamed answer, as it is handed to the caller. */
-  chunk(frame: unknown): void;
+  /**
+   * Every frame of a streamed answer, before it is handed to the caller. Return `false` to
+   * withhold a frame that exists only because the observer asked for it in `request` (the
+   * usage chunk of `stream_options.include_usage`); the observer may also delete fields
+   * its request added (`usage: null`), so the caller's stream is the same with telemetry
+   * on or off.
+   */
+  chunk(frame: unknown): boolean | void;
   /** The call settled (its promise resolved or rejected); called once. */
   end(result: CallEnd): void;
   /** A streamed answer ended; called once, after `end`. */

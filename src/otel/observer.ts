@@ -40,6 +40,20 @@ const statusOf = (error: unknown): number | undefined => {
   return typeof status === 'number' ? status : undefined;
 };
 
+/**
+ * Undoes on one frame what asking for usage added: `usage: null` on every chunk, and the
+ * last chunk that carries only the usage (false: withhold it). Usage on a chunk with choices
+ * is left: some servers send it unasked.
+ */
+function withoutAskedUsage(frame: unknown): boolean {
+  if (!isRecord(frame) || !('usage' in frame)) return true;
+  if (frame.usage === null) {
+    delete frame.usage;
+    return true;
+  }
+  return !(Array.isArray(frame.choices) && frame.choices.length === 0);
+}
+
 export class CallSpan implements CallObserver {
   readonly #settings: ObserverSettings;
   readonly #redactor: TelemetryRedactor;
@@ -52,6 +66,8 @@ export class CallSpan implements CallObserver {
   #requested: string | undefined;
   #model: string | undefined;
   #stream = false;
+  /** The request asked for usage the caller did not: the stream's frames are given back without it. */
+  #askedForUsage = false;
   #attempts = 0;
   #server: { address: string; port: number } | undefined;
   #streamed: StreamAnswer | undefined;
@@ -83,12 +99,15 @@ export class CallSpan implements CallObserver {
     }
   }
 
-  chunk(frame: unknown): void {
+  chunk(frame: unknown): boolean {
+    // The caller gets the frame as it would without telemetry; telemetry reads it whole.
+    const shown = this.#askedForUsage ? withoutAskedUsage(frame) : true;
     try {
-      this.#chunk(frame);
+      this.#chunk(frame, shown);
     } catch (error) {
       this.#settings.report(error, this.#redactor);
     }
+    return shown;
   }
 
   end(result: CallEnd): void {
@@ -140,9 +159,15 @@ export class CallSpan implements CallObserver {
     return attributes;
   }
 
-  /** Streams that send usage only when asked are asked, unless the caller chose `stream_options`. */
+  /**
+   * Streams that send usage only when asked are asked, unless the caller chose
+   * `stream_options`; what that adds to the stream is taken out again (`chunk`).
+   */
   #askForUsage(req: TelemetryRequest, body: Record<string, unknown>): void {
-    if (req.stream && USAGE_ON_REQUEST.has(req.path) && body.stream_options === undefined) req.body = { ...body, stream_options: { include_usage: true } };
+    if (req.stream && USAGE_ON_REQUEST.has(req.path) && body.stream_options === undefined) {
+      req.body = { ...body, stream_options: { include_usage: true } };
+      this.#askedForUsage = true;
+    }
   }
 
   #input(body: Record<string, unknown>): Attributes {
@@ -199,18 +224,25 @@ export class CallSpan implements CallObserver {
     span.end();
   }
 
-  #chunk(frame: unknown): void {
+  /** `output`: a frame the caller sees (the usage-only chunk telemetry asked for is not timed as output). */
+  #chunk(frame: unknown, output: boolean): void {
     if (!this.#span) return;
+    if (output) this.#time();
+    (this.#streamed ??= new StreamAnswer()).add(frame, this.#settings.captureContent);
+  }
+
+  /** The time to the first chunk, or since the last one. */
+  #time(): void {
+    const span = this.#span as Span;
     const at = now();
     if (this.#lastChunk === undefined) {
       const seconds = (at - this.#started) / 1000;
-      this.#span.setAttribute(ATTR.responseTimeToFirstChunk, seconds);
+      span.setAttribute(ATTR.responseTimeToFirstChunk, seconds);
       this.#settings.instruments.timeToFirstChunk.record(seconds, this.#metricAttributes());
     } else {
       this.#settings.instruments.timePerOutputChunk.record((at - this.#lastChunk) / 1000, this.#metricAttributes());
     }
     this.#lastChunk = at;
-    (this.#streamed ??= new StreamAnswer()).add(frame, this.#settings.captureContent);
   }
 
   #end(result: CallEnd): void {

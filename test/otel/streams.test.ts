@@ -16,12 +16,11 @@ describe('openTelemetry(): a stream', () => {
     // Only the attempt has ended: its first bytes arrived.
     expect(sdk.spans().map((s) => s.name)).toEqual(['POST /v1/chat/completions']);
     let text = '';
-    let usage: unknown;
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta.content ?? '';
-      usage ??= chunk.usage ?? undefined;
-    }
+    for await (const chunk of stream) text += chunk.choices[0]!.delta.content ?? '';
     expect(mock.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    // The usage the mock computes for this reply, as a call that asks for it itself sees it.
+    let usage: unknown;
+    for await (const chunk of await client.chat.completions.create({ ...chat, stream_options: { include_usage: true } })) usage ??= chunk.usage ?? undefined;
     const [call] = callSpan(sdk);
     expect(call!.status.code).toBe(SpanStatusCode.UNSET);
     expect(call!.attributes).toMatchObject({
