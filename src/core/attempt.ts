@@ -5,6 +5,7 @@ import type { CallState, PreparedRequest } from './call-state.js';
 import { apiError, shownURL, transportError, type Exchange } from './exchange.js';
 import type { AttemptInfo } from './hooks.js';
 import { readResponse } from './response.js';
+import type { AttemptObserver } from './telemetry.js';
 import type { Answer } from './types.js';
 
 // One HTTP attempt: the key, the per-attempt timeout, fetch, and redirects, then the
@@ -18,13 +19,13 @@ const loadRedirects = lazy(() => import('./redirects.js'));
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Sends one attempt and reads its response; resolves with the answer, or throws a GatewayError. */
-export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, traced?: Record<string, string>): Promise<Answer> {
+export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, watch?: AttemptObserver): Promise<Answer> {
   if (request.signal?.aborted) throw call.stopped(request.signal, `${info.method} ${info.url}`);
   const { config } = call;
   const timer = new AbortController();
   const timeoutMs = call.options.timeout ?? config.timeout;
   const timeout = setTimeout(() => timer.abort(), timeoutMs);
-  const ex: Exchange = { call, request, info, url: request.req.url ?? info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined, traced };
+  const ex: Exchange = { call, request, info, url: request.req.url ?? info.url, signal: anySignal(request.signal, timer.signal), timer, custom: config.fetch !== undefined, watch };
   try {
     const authorized = authorize(ex);
     const headers = authorized instanceof Promise ? await authorized : authorized;
@@ -45,7 +46,8 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
  */
 function authorize(ex: Exchange): Record<string, string> | Promise<Record<string, string>> {
   // Trace context (with telemetry) for this attempt beside the request's own headers.
-  const headers = ex.traced ? { ...ex.request.headers, ...ex.traced } : { ...ex.request.headers };
+  const traced = ex.watch?.headers;
+  const headers = traced ? { ...ex.request.headers, ...traced } : { ...ex.request.headers };
   if (headers.authorization !== undefined || ex.request.req.auth === false) return headers;
   const key = ex.call.config.apiKey();
   if (typeof key === 'string') {
@@ -73,7 +75,9 @@ async function fetchFollowingRedirects(ex: Exchange, headers: Record<string, str
   for (let hop = 0; ; hop++) {
     let response: Response;
     try {
-      response = await fetchImpl(ex.url, { ...extra, method, headers, body: sent, signal: ex.signal ?? null, redirect: 'manual' });
+      const init: RequestInit = { ...extra, method, headers, body: sent, signal: ex.signal ?? null, redirect: 'manual' };
+      // Inside the attempt's span, with telemetry: a fetch instrumentation's span is its child.
+      response = await (ex.watch?.run ? ex.watch.run(() => fetchImpl(ex.url, init)) : fetchImpl(ex.url, init));
     } catch (error) {
       throw await transportError(ex, error);
     }

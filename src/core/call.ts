@@ -115,7 +115,7 @@ async function sendRequest(call: CallState, request: PreparedRequest): Promise<A
     const info: AttemptInfo = { method: request.req.method, url: request.req.url === undefined ? joinURL(baseURL, request.req.path) : shownURL(request.req.url), baseURL, attempt: n, idempotencyKey: request.headers['idempotency-key'] };
     const watch = call.observer?.attempt(info);
     try {
-      const answer = await attempt(call, request, info, watch?.headers);
+      const answer = await attempt(call, request, info, watch);
       watch?.end(answer.response.status);
       if (request.req.url === undefined) pool.markHealthy(baseURL);
       request.req.onServed?.(baseURL);

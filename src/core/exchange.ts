@@ -5,6 +5,7 @@ import type { CallState, PreparedRequest } from './call-state.js';
 import { APITimeoutError, GatewayError, type APIError } from './errors.js';
 import type { AttemptInfo } from './hooks.js';
 import { parseRetryAfter } from './retry.js';
+import type { AttemptObserver } from './telemetry.js';
 
 // One attempt in flight, and how its failures become the SDK's errors: shared by the
 // attempt (attempt.ts) and the reading of its response (response.ts).
@@ -25,8 +26,8 @@ export interface Exchange {
   timer: AbortController;
   /** A custom fetch: its bodies may not observe the signal. */
   custom: boolean;
-  /** Headers telemetry adds to this attempt (trace context). */
-  traced: Record<string, string> | undefined;
+  /** Telemetry's view of this attempt: headers it adds (trace context), and the context fetch runs in. */
+  watch: AttemptObserver | undefined;
 }
 
 /** A failure below HTTP (refused, reset, DNS, a body read cut or timed out) as the SDK's error. */

@@ -84,6 +84,11 @@ export interface CallObserver {
 export interface AttemptObserver {
   /** Added to the attempt's request headers (e.g. `traceparent`). */
   readonly headers?: Record<string, string> | undefined;
+  /**
+   * Wraps the attempt's `fetch` call (and its redirects): a tracer runs it inside the
+   * attempt's span, so a fetch instrumentation's HTTP span is that span's child.
+   */
+  run?<T>(fn: () => T): T;
   /** The attempt was answered with `status` (for a stream: its first bytes arrived), or failed with `error`. */
   end(status: number | undefined, error?: unknown): void;
 }

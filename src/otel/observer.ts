@@ -3,6 +3,7 @@ import type { AttemptInfo } from '../core/hooks.js';
 import type { AttemptObserver, CallEnd, CallObserver, StreamEnd, TelemetryRedactor, TelemetryRequest } from '../core/telemetry.js';
 import { StreamAnswer, readAnswer, type Answer } from './answer.js';
 import { inputOf } from './content.js';
+import { fetchIsInstrumented } from './fetch-traced.js';
 import type { Instruments } from './instruments.js';
 import { ATTR, EVENT, OPERATION } from './names.js';
 import { operationOf, requestAttributes, safeURL, USAGE_ON_REQUEST } from './request.js';
@@ -198,10 +199,13 @@ export class CallSpan implements CallObserver {
     if (this.#model !== undefined) attributes[ATTR.requestModel] = this.#model;
     this.#attempts++;
     const span = this.#settings.tracer.startSpan(url ? `${info.method} ${url.path}` : info.method, { kind: SpanKind.CLIENT, attributes }, parent);
-    const headers: Record<string, string> = {};
-    propagation.inject(trace.setSpan(parent, span), headers);
+    const attemptContext = trace.setSpan(parent, span);
+    let headers: Record<string, string> | undefined;
+    // An instrumented fetch injects its own HTTP span's context (a child of this one): one traceparent, not two.
+    if (!fetchIsInstrumented()) propagation.inject(attemptContext, (headers = {}));
     return {
       headers,
+      run: (fn) => this.#within(attemptContext, fn),
       end: (status, error) => {
         try {
           this.#attemptEnd(span, url, status, error);
@@ -210,6 +214,21 @@ export class CallSpan implements CallObserver {
         }
       },
     };
+  }
+
+  /** `fn` (the attempt's fetch) inside `ctx`, called exactly once, whatever the context manager does. */
+  #within<T>(ctx: Context, fn: () => T): T {
+    let called = false;
+    try {
+      return context.with(ctx, () => {
+        called = true;
+        return fn();
+      });
+    } catch (error) {
+      if (called) throw error;
+      this.#settings.report(error, this.#redactor);
+      return fn();
+    }
   }
 
   #attemptEnd(span: Span, url: ReturnType<typeof safeURL>, status: number | undefined, error: unknown): void {
