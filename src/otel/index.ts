@@ -1,15 +1,9 @@
 import { metrics, trace } from '@opentelemetry/api';
 import type { Telemetry, TelemetryRedactor } from '../core/telemetry.js';
 import { createInstruments } from './instruments.js';
-import { DEFAULT_PROVIDER, LATEST_OPT_IN, SCOPE } from './names.js';
+import { DEFAULT_PROVIDER, SCOPE } from './names.js';
 import { CallSpan, type ObserverSettings } from './observer.js';
 import { checkOptions, type OpenTelemetryOptions } from './options.js';
-
-/** True when `OTEL_SEMCONV_STABILITY_OPT_IN` asks for the latest GenAI conventions only. */
-function latestOnly(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return (env?.OTEL_SEMCONV_STABILITY_OPT_IN ?? '').split(',').some((v) => v.trim() === LATEST_OPT_IN);
-}
 
 /**
  * Traces and metrics for a Gateway client, by the OpenTelemetry GenAI semantic conventions:
@@ -40,7 +34,7 @@ export function openTelemetry(given?: OpenTelemetryOptions): Telemetry {
       instruments: createInstruments((options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE)),
       provider: options.providerName ?? DEFAULT_PROVIDER,
       captureContent: options.captureContent === true,
-      legacyNames: !latestOnly(),
+      legacyNames: options.legacyAttributes === true,
       report,
     });
   return {

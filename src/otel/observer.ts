@@ -72,7 +72,9 @@ export class CallSpan implements CallObserver {
   #attempts = 0;
   #server: { address: string; port: number } | undefined;
   #streamed: StreamAnswer | undefined;
-  #lastChunk: number | undefined;
+  #lastChunk = 0;
+  /** The metric attributes of every chunk of a stream, set at its first chunk. */
+  #chunkAttributes: Attributes | undefined;
   #ended = false;
 
   constructor(settings: ObserverSettings, redactor: TelemetryRedactor) {
@@ -138,13 +140,14 @@ export class CallSpan implements CallObserver {
       this.#askForUsage(req, body);
       return;
     }
-    const operation = req.url === undefined ? operationOf(req.method, req.path) : undefined;
-    if (operation === undefined) return;
-    this.#operation = operation;
+    const traced = req.url === undefined ? operationOf(req.method, req.path) : undefined;
+    if (traced === undefined) return;
+    const operation = (this.#operation = traced.name);
     this.#requested = this.#model = model;
     this.#stream = req.stream === true;
     const settings = this.#settings;
     const attributes: Attributes = { ...this.#common(), ...requestAttributes(body) };
+    if (traced.output !== undefined) attributes[ATTR.outputType] = traced.output;
     if (this.#stream) attributes[ATTR.requestStream] = true;
     if (settings.captureContent && operation !== OPERATION.embeddings) Object.assign(attributes, this.#input(body));
     this.#span = settings.tracer.startSpan(model ? `${operation} ${model}` : operation, { kind: SpanKind.CLIENT, attributes }, this.#parent);
@@ -195,6 +198,8 @@ export class CallSpan implements CallObserver {
       attributes[ATTR.serverAddress] = url.address;
       attributes[ATTR.serverPort] = url.port;
     }
+    // The server of the last attempt: the one that answered, or the last one a failed call tried.
+    if (url) this.#server = { address: url.address, port: url.port };
     if (this.#attempts > 0) attributes[ATTR.httpRequestResendCount] = this.#attempts;
     if (this.#model !== undefined) attributes[ATTR.requestModel] = this.#model;
     this.#attempts++;
@@ -208,7 +213,7 @@ export class CallSpan implements CallObserver {
       run: (fn) => this.#within(attemptContext, fn),
       end: (status, error) => {
         try {
-          this.#attemptEnd(span, url, status, error);
+          this.#attemptEnd(span, status, error);
         } catch (thrown) {
           this.#settings.report(thrown, this.#redactor);
         }
@@ -231,35 +236,36 @@ export class CallSpan implements CallObserver {
     }
   }
 
-  #attemptEnd(span: Span, url: ReturnType<typeof safeURL>, status: number | undefined, error: unknown): void {
+  #attemptEnd(span: Span, status: number | undefined, error: unknown): void {
     const code = status ?? statusOf(error);
     if (code !== undefined) span.setAttribute(ATTR.httpResponseStatusCode, code);
     if (error !== undefined || (code !== undefined && code >= 400)) {
       span.setAttribute(ATTR.errorType, code !== undefined && code >= 400 ? String(code) : errorType(error));
       span.setStatus({ code: SpanStatusCode.ERROR });
-    } else if (url) {
-      this.#server = { address: url.address, port: url.port };
     }
     span.end();
   }
 
-  /** `output`: a frame the caller sees (the usage-only chunk telemetry asked for is not timed as output). */
+  /**
+   * Reads one frame; times it unless it is not `output` (the usage-only chunk telemetry
+   * asked for). The first chunk's time is the time to first chunk, each later one's the
+   * time since the one before.
+   */
   #chunk(frame: unknown, output: boolean): void {
-    if (!this.#span) return;
-    if (output) this.#time();
+    const span = this.#span;
+    if (!span) return;
     (this.#streamed ??= new StreamAnswer()).add(frame, this.#settings.captureContent);
-  }
-
-  /** The time to the first chunk, or since the last one. */
-  #time(): void {
-    const span = this.#span as Span;
+    if (!output) return;
     const at = now();
-    if (this.#lastChunk === undefined) {
+    const { instruments } = this.#settings;
+    if (this.#chunkAttributes === undefined) {
+      // Made once, after the first chunk named the answering model: nothing in them changes later.
+      const attributes = (this.#chunkAttributes = this.#metricAttributes());
       const seconds = (at - this.#started) / 1000;
       span.setAttribute(ATTR.responseTimeToFirstChunk, seconds);
-      this.#settings.instruments.timeToFirstChunk.record(seconds, this.#metricAttributes());
+      instruments.timeToFirstChunk.record(seconds, attributes);
     } else {
-      this.#settings.instruments.timePerOutputChunk.record((at - this.#lastChunk) / 1000, this.#metricAttributes());
+      instruments.timePerOutputChunk.record((at - this.#lastChunk) / 1000, this.#chunkAttributes);
     }
     this.#lastChunk = at;
   }

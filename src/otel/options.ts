@@ -17,6 +17,12 @@ export interface OpenTelemetryOptions {
   captureContent?: boolean | undefined;
   /** `gen_ai.provider.name` of every call. @default 'unified_gateway' */
   providerName?: string | undefined;
+  /**
+   * Also emit `gen_ai.system`, the deprecated name `gen_ai.provider.name` had up to v1.36 of
+   * the GenAI conventions, for backends that still group by it.
+   * @default false
+   */
+  legacyAttributes?: boolean | undefined;
 }
 
 /** Each option, and what it must be. */
@@ -25,6 +31,7 @@ const RULES: Readonly<Record<keyof OpenTelemetryOptions, (value: unknown) => str
   meterProvider: (v) => (typeof (v as { getMeter?: unknown } | null)?.getMeter === 'function' ? undefined : 'must be a MeterProvider (an object with getMeter(), e.g. from @opentelemetry/sdk-metrics)'),
   captureContent: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false'),
   providerName: (v) => (typeof v === 'string' && v.trim() !== '' ? undefined : "must be a non-empty string such as 'openai'"),
+  legacyAttributes: (v) => (typeof v === 'boolean' ? undefined : 'must be true or false'),
 };
 
 /**

@@ -29,6 +29,7 @@ describe('openTelemetry() refuses options it would silently ignore', () => {
     refused(() => loose({ captureContent: 'yes' }), 'captureContent');
     refused(() => loose({ providerName: '' }), 'providerName');
     refused(() => loose({ providerName: 7 }), 'providerName');
+    refused(() => loose({ legacyAttributes: 'yes' }), 'legacyAttributes');
     expect(refused(() => loose({ tracer: {} }), 'tracer').rule).toMatch(/tracerProvider/);
     refused(() => loose('x'), 'options');
     refused(() => loose(null), 'options');
@@ -36,7 +37,7 @@ describe('openTelemetry() refuses options it would silently ignore', () => {
 
   it('takes real providers, undefined values and no options at all', () => {
     const sdk = otelSDK();
-    expect(() => openTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider, captureContent: true, providerName: 'openai' })).not.toThrow();
+    expect(() => openTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider, captureContent: true, providerName: 'openai', legacyAttributes: true })).not.toThrow();
     expect(() => openTelemetry({ tracerProvider: undefined, meterProvider: undefined })).not.toThrow();
     expect(() => openTelemetry()).not.toThrow();
   });
