@@ -11,6 +11,8 @@
 //   BENCH_COUNT=instructions node scripts/bench/otel.mjs
 //                                                   the same in CPU instructions per frame, under
 //                                                   valgrind (callgrind): steady on a loaded machine
+//   node scripts/bench/otel.mjs observer            the observer alone: chunk() on a call span,
+//                                                   frames parsed beforehand, traces and metrics
 //   node scripts/bench/otel.mjs client MODE PORT [STREAMS]   one measurement (what the comparison spawns)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -20,28 +22,62 @@ const FRAMES = 20_000; // server.mjs SSE_FRAMES
 const STREAMS = 5;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The SDK as an app sets it up: AsyncLocalStorage context, W3C propagation, a batch span processor. */
+async function appSDK() {
+  const { context, propagation } = await import('@opentelemetry/api');
+  const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+  const { W3CTraceContextPropagator } = await import('@opentelemetry/core');
+  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { MeterProvider, MetricReader } = await import('@opentelemetry/sdk-metrics');
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  /** Spans are exported (and dropped) as in an app; metrics aggregate and are collected on demand. */
+  const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: () => Promise.resolve() };
+  class Reader extends MetricReader {
+    onForceFlush = () => Promise.resolve();
+    onShutdown = () => Promise.resolve();
+  }
+  return {
+    tracerProvider: new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }),
+    meterProvider: () => new MeterProvider({ readers: [new Reader()] }),
+  };
+}
+
+if (process.argv[2] === 'observer') {
+  // Steady within a process: 12 streams of 20,000 frames, the first 2 warm up, the median kept.
+  const { openTelemetry } = await import('unified-gateway/otel');
+  const sdk = await appSDK();
+  const frame = (i) => JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1, model: 'bench-model', system_fingerprint: 'fp', choices: [{ index: 0, delta: { content: `w${i} ` }, logprobs: null, finish_reason: null }] });
+  const texts = Array.from({ length: 1000 }, (_, i) => frame(i));
+  for (const mode of ['traces', 'metrics']) {
+    const telemetry = openTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: mode === 'metrics' ? sdk.meterProvider() : undefined });
+    const results = [];
+    for (let round = 0; round < 12; round++) {
+      const call = telemetry.startCall({ string: (s) => s });
+      call.request({ method: 'POST', path: 'chat/completions', body: { model: 'bench-model', stream: true, messages: [] }, stream: true });
+      call.attempt({ method: 'POST', url: 'http://127.0.0.1:1/v1/chat/completions', baseURL: 'http://127.0.0.1:1/v1', attempt: 1, idempotencyKey: 'k' })?.end(200);
+      call.end({ data: {} });
+      const frames = Array.from({ length: FRAMES }, (_, i) => JSON.parse(texts[i % 1000]));
+      const c0 = process.cpuUsage();
+      for (const f of frames) call.chunk(f);
+      const used = process.cpuUsage(c0);
+      call.streamEnd({});
+      if (round >= 2) results.push((used.user + used.system) / FRAMES);
+    }
+    results.sort((a, b) => a - b);
+    process.stdout.write(`the observer alone, ${mode}: ${results[5].toFixed(3)} µs per frame (median of 10 streams)\n`);
+  }
+  process.exit(0);
+}
+
 if (process.argv[2] === 'client') {
   const [, , , mode, port, streams = String(STREAMS)] = process.argv;
   const { Gateway } = await import('unified-gateway');
   let telemetry;
   if (mode !== 'bare') {
-    const { context, propagation } = await import('@opentelemetry/api');
-    const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
-    const { W3CTraceContextPropagator } = await import('@opentelemetry/core');
-    const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
-    const { MeterProvider, MetricReader } = await import('@opentelemetry/sdk-metrics');
     const { openTelemetry } = await import('unified-gateway/otel');
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    /** Spans are exported (and dropped) as in an app; metrics aggregate and are collected on demand. */
-    const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: () => Promise.resolve() };
-    class Reader extends MetricReader {
-      onForceFlush = () => Promise.resolve();
-      onShutdown = () => Promise.resolve();
-    }
-    const reader = new Reader();
-    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
-    if (mode !== 'off') telemetry = openTelemetry({ tracerProvider, meterProvider: mode === 'metrics' ? new MeterProvider({ readers: [reader] }) : undefined });
+    const sdk = await appSDK();
+    if (mode !== 'off') telemetry = openTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: mode === 'metrics' ? sdk.meterProvider() : undefined });
   }
   const client = new Gateway({ apiKey: 'bench-key', baseURL: `http://127.0.0.1:${port}/sse/v1`, idleTimeout: 5_000, telemetry });
   const cpu = () => {
@@ -67,10 +103,12 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const MODES = ['bare', 'off', 'traces', 'metrics'];
+/** BENCH_MODES=off,traces measures some only (off is the reference of the ratios). */
+const MODES = (process.env.BENCH_MODES ?? 'bare,off,traces,metrics').split(',');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const INSTRUCTIONS = process.env.BENCH_COUNT === 'instructions';
-const server = spawn(process.execPath, [join(root, 'scripts/bench/server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+// The server's backstop (minutes): valgrind runs are slow.
+const server = spawn(process.execPath, [join(root, 'scripts/bench/server.mjs'), INSTRUCTIONS ? '180' : '15'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const port = await new Promise((resolve) => server.stdout.once('data', (d) => resolve(String(d).trim())));
 const self = fileURLToPath(import.meta.url);
 
@@ -108,7 +146,6 @@ try {
 }
 const mid = (mode) => median(rounds.map((r) => r[mode]));
 const ratio = (mode) => median(rounds.map((r) => r[mode] / r.off)).toFixed(2);
-process.stdout.write(
-  `client ${INSTRUCTIONS ? 'instructions' : 'CPU'} per stream frame${INSTRUCTIONS ? '' : `, median of ${ROUNDS} rounds`}: no OpenTelemetry ${show(mid('bare'))}; ` +
-    `the SDK set up, telemetry off ${show(mid('off'))}; traces ${show(mid('traces'))} (${ratio('traces')}× off, goal <= 1.2×); traces and metrics ${show(mid('metrics'))} (${ratio('metrics')}× off)\n`,
-);
+const LABELS = { bare: 'no OpenTelemetry', off: 'the SDK set up, telemetry off', traces: 'traces', metrics: 'traces and metrics' };
+const parts = MODES.map((m) => `${LABELS[m]} ${show(mid(m))}${m === 'traces' || m === 'metrics' ? ` (${ratio(m)}× off${m === 'traces' ? ', goal <= 1.2×' : ''})` : ''}`);
+process.stdout.write(`client ${INSTRUCTIONS ? 'instructions' : 'CPU'} per stream frame${INSTRUCTIONS ? '' : `, median of ${ROUNDS} rounds`}: ${parts.join('; ')}\n`);

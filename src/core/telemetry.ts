@@ -76,7 +76,7 @@ export interface CallObserver {
   chunk(frame: unknown): boolean | void;
   /** The call settled (its promise resolved or rejected); called once. */
   end(result: CallEnd): void;
-  /** A streamed answer ended; called once, after `end`. */
+  /** A streamed answer ended; called once, after `end` (before it only for a stream aborted while its call settles). */
   streamEnd(result: StreamEnd): void;
 }
 
