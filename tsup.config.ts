@@ -32,15 +32,15 @@ const withoutNodeServer: NonNullable<Options['esbuildPlugins']>[number] = {
 };
 
 /**
- * The ai-sdk and redis entries run on the root entry the app already loads, not on a copy of
- * it: their `../index.js` imports become imports of the package by its own name (a client
- * passed in is then the same class, with the same failover health; a ValidationError is the
- * root's class), so the root's bundles are the same with or without them.
+ * The ai-sdk, otel and redis entries run on the root entry the app already loads, not on a
+ * copy of it: their `../index.js` imports become imports of the package by its own name (a
+ * client passed in is then the same class, with the same failover health; a ValidationError
+ * the root's class), so the root's bundles are the same with or without them.
  */
 const rootAsPackage: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'root-as-package',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => (/[\\/]src[\\/](ai-sdk|redis)$/.test(args.resolveDir) ? { path: 'unified-gateway', external: true } : undefined));
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) => (/[\\/]src[\\/](ai-sdk|otel|redis)$/.test(args.resolveDir) ? { path: 'unified-gateway', external: true } : undefined));
     // Only APICallError is code we need; the package's single dist file would bring every
     // error class (~25 KB), so take the class from the source it ships.
     build.onResolve({ filter: /^@ai-sdk\/provider$/ }, () => ({ path: fileURLToPath(new URL('node_modules/@ai-sdk/provider/src/errors/api-call-error.ts', import.meta.url)) }));
@@ -97,9 +97,10 @@ export default defineConfig([
     footer: { js: 'module.exports = Object.defineProperties(module.exports.Gateway, Object.getOwnPropertyDescriptors(module.exports));\n0 && (module.exports.default = 0);' },
   },
   { ...shared, dts: true, entry: { testing: 'src/testing/index.ts' }, format: ['cjs'], platform: 'node' },
-  // unified-gateway/otel: built on its own (it shares no code with the root entry, only
-  // types), platform-neutral, with @opentelemetry/api left to the app (an optional peer).
-  { ...shared, dts: true, entry: { otel: 'src/otel/index.ts' }, format: ['esm', 'cjs'], platform: 'neutral', external: ['@opentelemetry/api'] },
+  // unified-gateway/otel: built on its own (it takes ValidationError from the root entry by
+  // the package's name, and types), platform-neutral, with @opentelemetry/api left to the
+  // app (an optional peer).
+  { ...shared, dts: true, entry: { otel: 'src/otel/index.ts' }, format: ['esm', 'cjs'], platform: 'neutral', external: ['@opentelemetry/api', 'unified-gateway'], esbuildPlugins: [rootAsPackage] },
   // unified-gateway/redis: redisStore over the app's own node-redis or ioredis client, taken
   // structurally, so neither library is imported, bundled or named in the declarations; the
   // root is imported by the package's name, as for ai-sdk. Platform-neutral: it needs only

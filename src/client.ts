@@ -3,7 +3,7 @@ import { GatewayError, ValidationError } from './core/errors.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
 import type { GatewayHooks } from './core/hooks.js';
 import type { ModelId } from './core/model-catalog.js';
-import { checkBaseURL, checkFetchOptions, checkHeaders, checkNumber } from './core/check.js';
+import { checkBaseURL, checkFetchOptions, checkHeaders, checkNumber, checkTelemetry } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
 import type { Telemetry } from './core/telemetry.js';
@@ -164,6 +164,7 @@ export class Gateway implements APIClient {
     if (options.defaultHeaders) redactor.addHeaders(options.defaultHeaders);
     if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ValidationError('fetch', 'must be a function with the signature of fetch');
     checkFetchOptions('fetchOptions', options.fetchOptions);
+    checkTelemetry(options.telemetry);
     this.baseURL = checkBaseURL('baseURL', baseURL);
     this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;
     this.maxRetries = options.maxRetries ?? defaults.maxRetries;

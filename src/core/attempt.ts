@@ -2,6 +2,7 @@ import { requestIDFrom } from '../internal/request-id.js';
 import { anySignal } from '../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
 import type { AttemptInfo } from './hooks.js';
+import type { AttemptObserver } from './telemetry.js';
 import { followRedirect, isRedirect, type Hop } from './redirects.js';
 import { readResponse } from './response.js';
 import { notAResponse } from './error-factory.js';
@@ -14,7 +15,7 @@ import type { Reply } from './types.js';
  * must not go), then the response read by response.ts. Every failure leaves as a
  * GatewayError; sendRequest (call.ts) decides what happens next.
  */
-export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, traced?: Record<string, string>): Promise<Reply> {
+export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, watch?: AttemptObserver): Promise<Reply> {
   if (call.signal?.aborted) throw call.stopped(`${info.method} ${info.url}`);
   const { config, options } = call;
   const timer = new AbortController();
@@ -24,13 +25,15 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
     // Read per call, not at construction, so polyfills and interceptors installed later (msw, test stubs) are honoured.
     const fetch = config.fetch ?? globalThis.fetch;
     const init = options.fetchOptions ? { ...config.fetchOptions, ...options.fetchOptions } : config.fetchOptions;
-    let hop: Hop = { url: ctx.url, method: info.method, body: request.body ?? null, headers: await authorize(call, request, traced), count: 0 };
+    let hop: Hop = { url: ctx.url, method: info.method, body: request.body ?? null, headers: await authorize(call, request, watch?.headers), count: 0 };
     config.events.onRequest?.(info);
     const started = Date.now();
     for (;;) {
       let response: Response;
       try {
-        response = await fetch(hop.url, { ...init, method: hop.method, headers: hop.headers, body: hop.body, signal: ctx.signal ?? null, redirect: 'manual' });
+        const sent = { ...init, method: hop.method, headers: hop.headers, body: hop.body, signal: ctx.signal ?? null, redirect: 'manual' } as const;
+        // Inside the attempt's trace context (telemetry), so an instrumented fetch's span is its child.
+        response = await (watch?.run ? watch.run(() => fetch(hop.url, sent)) : fetch(hop.url, sent));
       } catch (error) {
         throw transportError(ctx, error);
       }

@@ -133,7 +133,7 @@ async function sendRequest(call: CallState, request: PreparedRequest): Promise<R
     const info: AttemptInfo = { method, url: url === undefined ? joinURL(baseURL, path) : shownURL(url), baseURL, attempt: n, idempotencyKey: request.headers['idempotency-key'] };
     const watch = call.observer?.attempt(info);
     try {
-      const reply = await attempt(call, request, info, watch?.headers);
+      const reply = await attempt(call, request, info, watch);
       watch?.end(reply.response.status);
       if (url === undefined) pool.markHealthy(baseURL);
       call.request.onServed?.(baseURL);

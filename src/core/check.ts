@@ -76,6 +76,14 @@ export function checkFetchOptions(field: string, value: unknown): void {
   if (dispatcher !== undefined && typeof dispatcher?.dispatch !== 'function') throw new ValidationError(`${field}.dispatcher`, 'must be an undici Dispatcher (with a dispatch method)');
 }
 
+/** The client's `telemetry`: anything with a `startCall` method (else every call would fail with a TypeError). */
+export function checkTelemetry(value: unknown): void {
+  if (value === undefined) return;
+  if (typeof (value as { startCall?: unknown } | null)?.startCall !== 'function') {
+    throw new ValidationError('telemetry', "must be openTelemetry() from 'unified-gateway/otel', or an object with a startCall(redactor) method");
+  }
+}
+
 /** The per-request options, checked before anything is sent. */
 export function checkRequestOptions(options: RequestOptions): void {
   checkNumber('timeout', options.timeout, 'ms');

@@ -109,6 +109,7 @@ export class SSEReader implements AsyncIterator<never> {
     this.#options = options;
     this.#timer = setTimeout(this.#checkIdle, options.idleTimeoutMs);
     options.signal.addEventListener('abort', this.#onAbort, { once: true });
+    if (options.signal.aborted) this.#onAbort();
   }
 
   /** The Stream this reader fills: told of each frame as the caller gets it. */
@@ -149,11 +150,13 @@ export class SSEReader implements AsyncIterator<never> {
   next(): Promise<IteratorResult<never>> {
     try {
       if (this.#pending) throw this.#pending;
-      if (this.#closed) return Promise.resolve(DONE);
-      const held = this.#held.shift();
-      if (held) return Promise.resolve(this.#hand(held));
-      const ready = this.#take();
-      return ready ? Promise.resolve(this.#hand(ready)) : this.#pull();
+      for (;;) {
+        if (this.#closed) return Promise.resolve(DONE);
+        const ready = this.#held.shift() ?? this.#take();
+        if (!ready) return this.#pull();
+        const handed = this.#hand(ready);
+        if (handed) return Promise.resolve(handed);
+      }
     } catch (error) {
       this.#pending = undefined;
       this.#finish(false, error);
@@ -195,19 +198,22 @@ export class SSEReader implements AsyncIterator<never> {
     void this.#body.cancel().catch(() => undefined);
   };
 
-  /** A frame (or the end) on its way to the caller: the Stream and telemetry see it first. */
-  #hand(result: IteratorResult<never>): IteratorResult<never> {
+  /**
+   * A frame (or the end) on its way to the caller: telemetry and the Stream see it first.
+   * Undefined when telemetry withholds it (the usage chunk it asked for, not the caller).
+   */
+  #hand(result: IteratorResult<never>): IteratorResult<never> | undefined {
     if (result.done) {
       this.#finish(true);
       return DONE;
     }
+    if (this.#options.observer?.chunk(result.value) === false) return undefined;
     try {
       this.#sink?._observe(result.value);
     } catch (error) {
       // An accumulator that refuses a frame may quote it: the client's secrets come out first.
       throw error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;
     }
-    this.#options.observer?.chunk(result.value);
     return result;
   }
 
@@ -263,7 +269,10 @@ export class SSEReader implements AsyncIterator<never> {
 
   async #pull(): Promise<IteratorResult<never>> {
     try {
-      return this.#hand(await this.#read());
+      for (;;) {
+        const handed = this.#hand(await this.#read());
+        if (handed) return handed;
+      }
     } catch (error) {
       this.#finish(false, error);
       throw error;

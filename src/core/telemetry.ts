@@ -66,11 +66,17 @@ export interface CallObserver {
   request(req: TelemetryRequest): void;
   /** One HTTP attempt is about to be sent. The headers it returns are added to that attempt (trace context). */
   attempt(info: AttemptInfo): AttemptObserver | undefined;
-  /** Every frame of a streamed answer, as it is handed to the caller. */
-  chunk(frame: unknown): void;
+  /**
+   * Every frame of a streamed answer, before it is handed to the caller. Return `false` to
+   * withhold a frame that exists only because the observer asked for it in `request` (the
+   * usage chunk of `stream_options.include_usage`); the observer may also delete fields
+   * its request added (`usage: null`), so the caller's stream is the same with telemetry
+   * on or off.
+   */
+  chunk(frame: unknown): boolean | void;
   /** The call settled (its promise resolved or rejected); called once. */
   end(result: CallEnd): void;
-  /** A streamed answer ended; called once, after `end`. */
+  /** A streamed answer ended; called once, after `end` (before it only for a stream aborted while its call settles). */
   streamEnd(result: StreamEnd): void;
 }
 
@@ -78,6 +84,11 @@ export interface CallObserver {
 export interface AttemptObserver {
   /** Added to the attempt's request headers (e.g. `traceparent`). */
   readonly headers?: Record<string, string> | undefined;
+  /**
+   * Wraps the attempt's `fetch` call (and its redirects): a tracer runs it inside the
+   * attempt's span, so a fetch instrumentation's HTTP span is that span's child.
+   */
+  run?<T>(fn: () => T): T;
   /** The attempt was answered with `status` (for a stream: its first bytes arrived), or failed with `error`. */
   end(status: number | undefined, error?: unknown): void;
 }

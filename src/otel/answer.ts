@@ -35,7 +35,8 @@ function readUsage(into: Answer, usage: unknown): void {
   into.outputTokens = int(usage.completion_tokens) ?? int(usage.output_tokens) ?? into.outputTokens;
   const input = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : isRecord(usage.input_tokens_details) ? usage.input_tokens_details : undefined;
   const output = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : isRecord(usage.output_tokens_details) ? usage.output_tokens_details : undefined;
-  into.cacheReadTokens = int(input?.cached_tokens) ?? into.cacheReadTokens;
+  // DeepSeek names them on its own: prompt_cache_hit_tokens.
+  into.cacheReadTokens = int(input?.cached_tokens) ?? int(usage.prompt_cache_hit_tokens) ?? into.cacheReadTokens;
   into.reasoningTokens = int(output?.reasoning_tokens) ?? into.reasoningTokens;
 }
 

@@ -1,44 +1,32 @@
-import { metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
-import type { Telemetry } from '../core/telemetry.js';
+import { metrics, trace } from '@opentelemetry/api';
+import type { Telemetry, TelemetryRedactor } from '../core/telemetry.js';
 import { createInstruments } from './instruments.js';
-import { DEFAULT_PROVIDER, LATEST_OPT_IN, SCOPE } from './names.js';
+import { DEFAULT_PROVIDER, SCOPE } from './names.js';
 import { CallSpan, type ObserverSettings } from './observer.js';
-
-/** Options for {@link openTelemetry}. */
-export interface OpenTelemetryOptions {
-  /** Where spans go. @default the globally registered provider (`trace.getTracerProvider()`) */
-  tracerProvider?: TracerProvider | undefined;
-  /** Where metrics go. @default the globally registered provider (`metrics.getMeterProvider()`) */
-  meterProvider?: MeterProvider | undefined;
-  /**
-   * Record prompts, replies and tool-call arguments on the call span
-   * (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.system_instructions`).
-   * They often hold personal data: keep it off unless your backend may store them.
-   * @default false
-   */
-  captureContent?: boolean | undefined;
-  /** `gen_ai.provider.name` of every call. @default 'unified_gateway' */
-  providerName?: string | undefined;
-}
-
-/** True when `OTEL_SEMCONV_STABILITY_OPT_IN` asks for the latest GenAI conventions only. */
-function latestOnly(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return (env?.OTEL_SEMCONV_STABILITY_OPT_IN ?? '').split(',').some((v) => v.trim() === LATEST_OPT_IN);
-}
+import { checkOptions, type OpenTelemetryOptions } from './options.js';
 
 /**
  * Traces and metrics for a Gateway client, by the OpenTelemetry GenAI semantic conventions:
  * one CLIENT span per call named `{operation} {model}`, a child span per HTTP attempt
  * (retries, failover to the backup, model fallback), W3C trace context on every attempt,
- * and the `gen_ai.client.*` metrics. See docs/observability.md.
+ * and the `gen_ai.client.*` metrics. Options are checked at once (`ValidationError`). See
+ * docs/observability.md.
  * @example
  * import { Gateway } from 'unified-gateway';
  * import { openTelemetry } from 'unified-gateway/otel';
  * const client = new Gateway({ telemetry: openTelemetry() });
  */
-export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
+export function openTelemetry(given?: OpenTelemetryOptions): Telemetry {
+  const options = checkOptions(given);
   let settings: ObserverSettings | undefined;
+  let warned = false;
+  // Once per openTelemetry(): a broken exporter or processor would otherwise say it on every call.
+  const report = (error: unknown, redactor: TelemetryRedactor): void => {
+    if (warned) return;
+    warned = true;
+    const message = redactor.string(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    globalThis.console?.warn(`[unified-gateway] telemetry failed and was skipped, the call went on (said once): ${message}`);
+  };
   // Providers are read on the first call, so one registered after the client is made is used.
   const resolve = (): ObserverSettings =>
     (settings ??= {
@@ -46,18 +34,21 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       instruments: createInstruments((options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE)),
       provider: options.providerName ?? DEFAULT_PROVIDER,
       captureContent: options.captureContent === true,
-      legacyNames: !latestOnly(),
+      legacyNames: options.legacyAttributes === true,
+      report,
     });
   return {
     startCall: (redactor) => {
       try {
         return new CallSpan(resolve(), redactor);
-      } catch {
+      } catch (error) {
         // Telemetry never breaks a call.
+        report(error, redactor);
         return undefined;
       }
     },
   };
 }
 
+export type { OpenTelemetryOptions } from './options.js';
 export type { AttemptObserver, CallEnd, CallObserver, StreamEnd, Telemetry, TelemetryRedactor, TelemetryRequest } from '../core/telemetry.js';

@@ -7,7 +7,7 @@
 export const ATTR = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
-  /** The name `gen_ai.provider.name` had up to v1.36 of the conventions; see {@link LATEST_OPT_IN}. */
+  /** The name `gen_ai.provider.name` had up to v1.36 of the conventions, deprecated: only with `legacyAttributes: true`. */
   system: 'gen_ai.system',
   requestModel: 'gen_ai.request.model',
   requestTemperature: 'gen_ai.request.temperature',
@@ -55,18 +55,22 @@ export const EVENT = {
   modelFallback: 'unified_gateway.model_fallback',
 } as const;
 
-/** `gen_ai.operation.name` values: the conventions' own, and this SDK's for the endpoints they do not name. */
+/**
+ * `gen_ai.operation.name` values, all defined by the conventions (model/gen-ai/registry.yaml):
+ * endpoints they have no name of their own for are `generate_content` ("multimodal content
+ * generation"), and {@link OUTPUT_TYPE} says what they generate.
+ */
 export const OPERATION = {
   chat: 'chat',
   textCompletion: 'text_completion',
   embeddings: 'embeddings',
   /** The responses endpoint: a chat turn in another shape. */
   responses: 'chat',
-  imageGeneration: 'image_generation',
-  imageEdit: 'image_edit',
-  transcription: 'audio_transcription',
-  videoGeneration: 'video_generation',
+  generateContent: 'generate_content',
 } as const;
+
+/** `gen_ai.output.type` values (the conventions' members: text, json, image, speech). */
+export const OUTPUT_TYPE = { text: 'text', json: 'json', image: 'image' } as const;
 
 /** Metric instruments. */
 export const METRIC = {
@@ -81,13 +85,6 @@ export const DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28,
 
 /** The conventions' bucket boundaries for token counts. */
 export const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
-
-/**
- * The value of `OTEL_SEMCONV_STABILITY_OPT_IN` (a comma-separated list) that asks for the
- * latest GenAI conventions only. Without it, spans also carry `gen_ai.system`, the provider
- * attribute of v1.36 and before, for backends that still read it.
- */
-export const LATEST_OPT_IN = 'gen_ai_latest_experimental';
 
 /** The default `gen_ai.provider.name`: the gateway, whatever provider serves the model behind it. */
 export const DEFAULT_PROVIDER = 'unified_gateway';

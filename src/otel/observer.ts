@@ -3,6 +3,7 @@ import type { AttemptInfo } from '../core/hooks.js';
 import type { AttemptObserver, CallEnd, CallObserver, StreamEnd, TelemetryRedactor, TelemetryRequest } from '../core/telemetry.js';
 import { StreamAnswer, readAnswer, type Answer } from './answer.js';
 import { inputOf } from './content.js';
+import { fetchIsInstrumented } from './fetch-traced.js';
 import type { Instruments } from './instruments.js';
 import { ATTR, EVENT, OPERATION } from './names.js';
 import { operationOf, requestAttributes, safeURL, USAGE_ON_REQUEST } from './request.js';
@@ -22,6 +23,8 @@ export interface ObserverSettings {
   captureContent: boolean;
   /** Also emit `gen_ai.system` (the conventions before v1.37). */
   legacyNames: boolean;
+  /** Told of what telemetry threw (a span processor, an exporter, a meter): the call goes on. */
+  report(error: unknown, redactor: TelemetryRedactor): void;
 }
 
 const now = (): number => performance.now();
@@ -38,6 +41,20 @@ const statusOf = (error: unknown): number | undefined => {
   return typeof status === 'number' ? status : undefined;
 };
 
+/**
+ * Undoes on one frame what asking for usage added: `usage: null` on every chunk, and the
+ * last chunk that carries only the usage (false: withhold it). Usage on a chunk with choices
+ * is left: some servers send it unasked.
+ */
+function withoutAskedUsage(frame: unknown): boolean {
+  if (!isRecord(frame) || !('usage' in frame)) return true;
+  if (frame.usage === null) {
+    delete frame.usage;
+    return true;
+  }
+  return !(Array.isArray(frame.choices) && frame.choices.length === 0);
+}
+
 export class CallSpan implements CallObserver {
   readonly #settings: ObserverSettings;
   readonly #redactor: TelemetryRedactor;
@@ -50,10 +67,14 @@ export class CallSpan implements CallObserver {
   #requested: string | undefined;
   #model: string | undefined;
   #stream = false;
+  /** The request asked for usage the caller did not: the stream's frames are given back without it. */
+  #askedForUsage = false;
   #attempts = 0;
   #server: { address: string; port: number } | undefined;
   #streamed: StreamAnswer | undefined;
-  #lastChunk: number | undefined;
+  #lastChunk = 0;
+  /** The metric attributes of every chunk of a stream, set at its first chunk. */
+  #chunkAttributes: Attributes | undefined;
   #ended = false;
 
   constructor(settings: ObserverSettings, redactor: TelemetryRedactor) {
@@ -62,7 +83,53 @@ export class CallSpan implements CallObserver {
     this.#parent = context.active();
   }
 
+  // Each method the core calls catches what the SDK throws (a span processor, a meter):
+  // telemetry never fails the caller's call, even one the server already answered.
   request(req: TelemetryRequest): void {
+    try {
+      this.#request(req);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
+  }
+
+  attempt(info: AttemptInfo): AttemptObserver | undefined {
+    try {
+      return this.#attempt(info);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+      return undefined;
+    }
+  }
+
+  chunk(frame: unknown): boolean {
+    // The caller gets the frame as it would without telemetry; telemetry reads it whole.
+    const shown = this.#askedForUsage ? withoutAskedUsage(frame) : true;
+    try {
+      this.#chunk(frame, shown);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
+    return shown;
+  }
+
+  end(result: CallEnd): void {
+    try {
+      this.#end(result);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
+  }
+
+  streamEnd(result: StreamEnd): void {
+    try {
+      this.#streamEnd(result);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
+  }
+
+  #request(req: TelemetryRequest): void {
     if (this.#ended) return;
     const body = isRecord(req.body) ? req.body : {};
     const model = typeof body.model === 'string' ? body.model : undefined;
@@ -73,13 +140,14 @@ export class CallSpan implements CallObserver {
       this.#askForUsage(req, body);
       return;
     }
-    const operation = req.url === undefined ? operationOf(req.method, req.path) : undefined;
-    if (operation === undefined) return;
-    this.#operation = operation;
+    const traced = req.url === undefined ? operationOf(req.method, req.path) : undefined;
+    if (traced === undefined) return;
+    const operation = (this.#operation = traced.name);
     this.#requested = this.#model = model;
     this.#stream = req.stream === true;
     const settings = this.#settings;
     const attributes: Attributes = { ...this.#common(), ...requestAttributes(body) };
+    if (traced.output !== undefined) attributes[ATTR.outputType] = traced.output;
     if (this.#stream) attributes[ATTR.requestStream] = true;
     if (settings.captureContent && operation !== OPERATION.embeddings) Object.assign(attributes, this.#input(body));
     this.#span = settings.tracer.startSpan(model ? `${operation} ${model}` : operation, { kind: SpanKind.CLIENT, attributes }, this.#parent);
@@ -95,9 +163,15 @@ export class CallSpan implements CallObserver {
     return attributes;
   }
 
-  /** Streams that send usage only when asked are asked, unless the caller chose `stream_options`. */
+  /**
+   * Streams that send usage only when asked are asked, unless the caller chose
+   * `stream_options`; what that adds to the stream is taken out again (`chunk`).
+   */
   #askForUsage(req: TelemetryRequest, body: Record<string, unknown>): void {
-    if (req.stream && USAGE_ON_REQUEST.has(req.path) && body.stream_options === undefined) req.body = { ...body, stream_options: { include_usage: true } };
+    if (req.stream && USAGE_ON_REQUEST.has(req.path) && body.stream_options === undefined) {
+      req.body = { ...body, stream_options: { include_usage: true } };
+      this.#askedForUsage = true;
+    }
   }
 
   #input(body: Record<string, unknown>): Attributes {
@@ -113,7 +187,7 @@ export class CallSpan implements CallObserver {
     return this.#redactor.string(JSON.stringify(value));
   }
 
-  attempt(info: AttemptInfo): AttemptObserver | undefined {
+  #attempt(info: AttemptInfo): AttemptObserver | undefined {
     const parent = this.#spanContext;
     if (!parent || this.#ended) return undefined;
     const url = safeURL(info.url);
@@ -124,49 +198,85 @@ export class CallSpan implements CallObserver {
       attributes[ATTR.serverAddress] = url.address;
       attributes[ATTR.serverPort] = url.port;
     }
+    // The server of the last attempt: the one that answered, or the last one a failed call tried.
+    if (url) this.#server = { address: url.address, port: url.port };
     if (this.#attempts > 0) attributes[ATTR.httpRequestResendCount] = this.#attempts;
     if (this.#model !== undefined) attributes[ATTR.requestModel] = this.#model;
     this.#attempts++;
     const span = this.#settings.tracer.startSpan(url ? `${info.method} ${url.path}` : info.method, { kind: SpanKind.CLIENT, attributes }, parent);
-    const headers: Record<string, string> = {};
-    propagation.inject(trace.setSpan(parent, span), headers);
+    const attemptContext = trace.setSpan(parent, span);
+    let headers: Record<string, string> | undefined;
+    // An instrumented fetch injects its own HTTP span's context (a child of this one): one traceparent, not two.
+    if (!fetchIsInstrumented()) propagation.inject(attemptContext, (headers = {}));
     return {
       headers,
+      run: (fn) => this.#within(attemptContext, fn),
       end: (status, error) => {
-        const code = status ?? statusOf(error);
-        if (code !== undefined) span.setAttribute(ATTR.httpResponseStatusCode, code);
-        if (error !== undefined || (code !== undefined && code >= 400)) {
-          span.setAttribute(ATTR.errorType, code !== undefined && code >= 400 ? String(code) : errorType(error));
-          span.setStatus({ code: SpanStatusCode.ERROR });
-        } else if (url) {
-          this.#server = { address: url.address, port: url.port };
+        try {
+          this.#attemptEnd(span, status, error);
+        } catch (thrown) {
+          this.#settings.report(thrown, this.#redactor);
         }
-        span.end();
       },
     };
   }
 
-  chunk(frame: unknown): void {
-    if (!this.#span) return;
-    const at = now();
-    if (this.#lastChunk === undefined) {
-      const seconds = (at - this.#started) / 1000;
-      this.#span.setAttribute(ATTR.responseTimeToFirstChunk, seconds);
-      this.#settings.instruments.timeToFirstChunk.record(seconds, this.#metricAttributes());
-    } else {
-      this.#settings.instruments.timePerOutputChunk.record((at - this.#lastChunk) / 1000, this.#metricAttributes());
+  /** `fn` (the attempt's fetch) inside `ctx`, called exactly once, whatever the context manager does. */
+  #within<T>(ctx: Context, fn: () => T): T {
+    let called = false;
+    try {
+      return context.with(ctx, () => {
+        called = true;
+        return fn();
+      });
+    } catch (error) {
+      if (called) throw error;
+      this.#settings.report(error, this.#redactor);
+      return fn();
     }
-    this.#lastChunk = at;
-    (this.#streamed ??= new StreamAnswer()).add(frame, this.#settings.captureContent);
   }
 
-  end(result: CallEnd): void {
+  #attemptEnd(span: Span, status: number | undefined, error: unknown): void {
+    const code = status ?? statusOf(error);
+    if (code !== undefined) span.setAttribute(ATTR.httpResponseStatusCode, code);
+    if (error !== undefined || (code !== undefined && code >= 400)) {
+      span.setAttribute(ATTR.errorType, code !== undefined && code >= 400 ? String(code) : errorType(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+  }
+
+  /**
+   * Reads one frame; times it unless it is not `output` (the usage-only chunk telemetry
+   * asked for). The first chunk's time is the time to first chunk, each later one's the
+   * time since the one before.
+   */
+  #chunk(frame: unknown, output: boolean): void {
+    const span = this.#span;
+    if (!span) return;
+    (this.#streamed ??= new StreamAnswer()).add(frame, this.#settings.captureContent);
+    if (!output) return;
+    const at = now();
+    const { instruments } = this.#settings;
+    if (this.#chunkAttributes === undefined) {
+      // Made once, after the first chunk named the answering model: nothing in them changes later.
+      const attributes = (this.#chunkAttributes = this.#metricAttributes());
+      const seconds = (at - this.#started) / 1000;
+      span.setAttribute(ATTR.responseTimeToFirstChunk, seconds);
+      instruments.timeToFirstChunk.record(seconds, attributes);
+    } else {
+      instruments.timePerOutputChunk.record((at - this.#lastChunk) / 1000, this.#chunkAttributes);
+    }
+    this.#lastChunk = at;
+  }
+
+  #end(result: CallEnd): void {
     // A stream's span stays open until the stream ends (streamEnd).
     if (this.#stream && result.error === undefined && result.data !== undefined) return;
     this.#finish(result.error, result.error === undefined && !this.#stream ? readAnswer(result.data) : undefined);
   }
 
-  streamEnd(result: StreamEnd): void {
+  #streamEnd(result: StreamEnd): void {
     if (result.left && this.#span && !this.#ended) this.#span.setAttribute(ATTR.streamLeft, true);
     this.#finish(result.error, this.#streamed?.result() ?? { finishReasons: [], output: [] });
   }

@@ -1,24 +1,28 @@
 import { isRecord, num } from './values.js';
 import type { Attributes } from '@opentelemetry/api';
-import { ATTR, OPERATION } from './names.js';
+import { ATTR, OPERATION, OUTPUT_TYPE } from './names.js';
 
 // What a request says, as span attributes: the operation its path names, and the
 // generation parameters of its body.
 
-/** Operations by request path (relative to the base URL); other calls (the catalogue, a video's status, downloads) are not traced. */
-const OPERATIONS: Readonly<Record<string, string>> = {
-  'chat/completions': OPERATION.chat,
-  completions: OPERATION.textCompletion,
-  embeddings: OPERATION.embeddings,
-  responses: OPERATION.responses,
-  'images/generations': OPERATION.imageGeneration,
-  'images/edits': OPERATION.imageEdit,
-  'audio/transcriptions': OPERATION.transcription,
-  videos: OPERATION.videoGeneration,
+/**
+ * Operations by request path (relative to the base URL), with the output they request when
+ * the path says it; other calls (the catalogue, a video's status, downloads) are not traced.
+ */
+const OPERATIONS: Readonly<Record<string, { name: string; output?: string }>> = {
+  'chat/completions': { name: OPERATION.chat },
+  completions: { name: OPERATION.textCompletion },
+  embeddings: { name: OPERATION.embeddings },
+  responses: { name: OPERATION.responses },
+  'images/generations': { name: OPERATION.generateContent, output: OUTPUT_TYPE.image },
+  'images/edits': { name: OPERATION.generateContent, output: OUTPUT_TYPE.image },
+  'audio/transcriptions': { name: OPERATION.generateContent, output: OUTPUT_TYPE.text },
+  // No output type: the conventions have none for video.
+  'videos/generations': { name: OPERATION.generateContent },
 };
 
 /** The operation a POST to `path` performs, if it is one that is traced. */
-export function operationOf(method: string, path: string): string | undefined {
+export function operationOf(method: string, path: string): { name: string; output?: string } | undefined {
   return method === 'POST' && Object.hasOwn(OPERATIONS, path) ? OPERATIONS[path] : undefined;
 }
 
@@ -45,7 +49,7 @@ export function requestAttributes(body: Record<string, unknown>): Attributes {
   if (stop?.length) attributes[ATTR.requestStopSequences] = stop;
   if (typeof body.encoding_format === 'string') attributes[ATTR.requestEncodingFormats] = [body.encoding_format];
   const format = isRecord(body.response_format) ? body.response_format.type : undefined;
-  if (format === 'json_object' || format === 'json_schema') attributes[ATTR.outputType] = 'json';
+  if (format === 'json_object' || format === 'json_schema') attributes[ATTR.outputType] = OUTPUT_TYPE.json;
   return attributes;
 }
 

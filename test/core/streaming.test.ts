@@ -349,6 +349,18 @@ describe('abort with buffered frames', () => {
     expect(seen).toEqual(['a']);
     expect(err).toBeInstanceOf(APIUserAbortError);
   });
+
+  it('throws APIUserAbortError, and gives no chunk, when the stream was aborted before it was read', async () => {
+    serve(() => sseText([chunk('a'), chunk('b')]));
+    const stream = await client().chat.completions.create(streamParams);
+    stream.controller.abort();
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const c of stream) seen.push(c.choices[0]?.delta.content ?? '');
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual([]);
+    expect(err).toBeInstanceOf(APIUserAbortError);
+  });
 });
 
 describe('what real gateways stream (REALITIES.md)', () => {

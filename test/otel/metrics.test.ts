@@ -1,3 +1,4 @@
+import type { Meter, MeterProvider } from '@opentelemetry/api';
 import type { HistogramMetricData } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { DURATION_BUCKETS, TOKEN_BUCKETS } from '../../src/otel/names.js';
@@ -44,5 +45,27 @@ describe('openTelemetry(): metrics', () => {
     expect(first.dataPoints[0]!.value.buckets.boundaries).toEqual(DURATION_BUCKETS);
     const perChunk = byName.get('gen_ai.client.operation.time_per_output_chunk')!;
     expect(perChunk.dataPoints.map((p) => p.value.count)).toEqual([chunks - 1]);
+  });
+});
+
+describe('openTelemetry(): per stream frame', () => {
+  it('records each chunk with one attributes object made for the whole stream, not new ones per frame (bench: npm run bench:otel)', async () => {
+    const seen: Array<{ name: string; attributes: unknown }> = [];
+    const meterProvider: MeterProvider = {
+      getMeter: () =>
+        ({
+          createHistogram: (name: string) => ({ record: (_value: number, attributes: unknown) => seen.push({ name, attributes }) }),
+        }) as unknown as Meter,
+    };
+    const sdk = otelSDK();
+    const { client } = tracedClient(sdk, { otel: { meterProvider } });
+    let chunks = 0;
+    for await (const _ of await client.chat.completions.create({ ...chat, stream: true })) chunks++;
+    const perChunk = seen.filter((s) => s.name === 'gen_ai.client.operation.time_per_output_chunk');
+    expect(perChunk).toHaveLength(chunks - 1);
+    expect(new Set(perChunk.map((s) => s.attributes)).size).toBe(1);
+    const first = seen.find((s) => s.name === 'gen_ai.client.operation.time_to_first_chunk');
+    expect(first?.attributes).toBe(perChunk[0]?.attributes);
+    expect(first?.attributes).toMatchObject({ 'gen_ai.response.model': 'gpt-4o-mini', 'server.address': 'gateway.test' });
   });
 });

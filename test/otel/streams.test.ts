@@ -1,6 +1,6 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { Gateway } from '../../src/index.js';
+import { APIUserAbortError, Gateway } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
 import { callSpans, otelSDK, tracedClient } from './harness.js';
 
@@ -16,12 +16,11 @@ describe('openTelemetry(): a stream', () => {
     // Only the attempt has ended: its first bytes arrived.
     expect(sdk.spans().map((s) => s.name)).toEqual(['POST /v1/chat/completions']);
     let text = '';
-    let usage: unknown;
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta.content ?? '';
-      usage ??= chunk.usage ?? undefined;
-    }
+    for await (const chunk of stream) text += chunk.choices[0]!.delta.content ?? '';
     expect(mock.requests.at(-1)!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    // The usage the mock computes for this reply, as a call that asks for it itself sees it.
+    let usage: unknown;
+    for await (const chunk of await client.chat.completions.create({ ...chat, stream_options: { include_usage: true } })) usage ??= chunk.usage ?? undefined;
     const [call] = callSpan(sdk);
     expect(call!.status.code).toBe(SpanStatusCode.UNSET);
     expect(call!.attributes).toMatchObject({
@@ -97,6 +96,27 @@ describe('openTelemetry(): a stream', () => {
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(callSpan(sdk)[0]!.attributes['error.type']).toBe('APIUserAbortError');
+  });
+
+  it('ends the span when a stream not yet read is aborted, and reading it then throws APIUserAbortError', async () => {
+    const sdk = otelSDK();
+    const { client } = tracedClient(sdk);
+    const streams = [];
+    for (let i = 0; i < 50; i++) {
+      const stream = await client.chat.completions.create(chat);
+      stream.controller.abort();
+      streams.push(stream);
+    }
+    const calls = callSpan(sdk);
+    expect(calls).toHaveLength(50);
+    expect(calls.every((c) => c.attributes['error.type'] === 'APIUserAbortError' && c.status.code === SpanStatusCode.ERROR)).toBe(true);
+    const chunks: unknown[] = [];
+    const error = await (async () => {
+      for await (const c of streams[0]!) chunks.push(c);
+    })().catch((e: unknown) => e);
+    expect(chunks).toEqual([]);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect(callSpan(sdk)).toHaveLength(50);
   });
 
   it('ends the span at once for a raw streamed response (asResponse())', async () => {

@@ -148,21 +148,81 @@ describe('openTelemetry(): a call', () => {
     expect(sdk.spans()).toEqual([]);
   });
 
-  it('names the provider as configured, and adds gen_ai.system unless OTEL_SEMCONV_STABILITY_OPT_IN asks for the latest conventions only', async ({ expect }) => {
+  it('reports cached input tokens as gen_ai.usage.cache_read.input_tokens, from chat completions, responses and DeepSeek’s own field', async () => {
+    const sdk = otelSDK();
+    const usages: Record<string, unknown>[] = [
+      { prompt_tokens: 1200, completion_tokens: 5, total_tokens: 1205, prompt_tokens_details: { cached_tokens: 1024 } },
+      { prompt_tokens: 900, completion_tokens: 5, total_tokens: 905, prompt_cache_hit_tokens: 640, prompt_cache_miss_tokens: 260 },
+    ];
+    const fetch = async (url: RequestInfo | URL) => {
+      if (String(url).endsWith('/responses')) {
+        return Response.json({ id: 'resp_1', object: 'response', model: 'gpt-4o-mini', status: 'completed', output: [], usage: { input_tokens: 2048, output_tokens: 3, total_tokens: 2051, input_tokens_details: { cached_tokens: 1536 } } });
+      }
+      return Response.json({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }], usage: usages.shift() });
+    };
+    const { client } = tracedClient(sdk, { client: { fetch } });
+    await client.chat.completions.create(chat);
+    await client.chat.completions.create(chat);
+    await client.responses.create({ model: 'gpt-4o-mini', input: 'Hello' });
+    expect(callSpans(sdk.spans()).map(({ call }) => [call.attributes['gen_ai.usage.input_tokens'], call.attributes['gen_ai.usage.cache_read.input_tokens']])).toEqual([
+      [1200, 1024],
+      [900, 640],
+      [2048, 1536],
+    ]);
+  });
+
+  it('names the provider as configured, and adds the deprecated gen_ai.system only with legacyAttributes: true', async () => {
     const sdk = otelSDK();
     await tracedClient(sdk, { otel: { providerName: 'openai' } }).client.chat.completions.create(chat);
-    const first = callSpans(sdk.spans())[0]!.call;
-    expect(first.attributes).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.system': 'openai' });
+    await tracedClient(sdk, { otel: { legacyAttributes: true } }).client.chat.completions.create(chat);
+    const [latest, legacy] = callSpans(sdk.spans()).map((c) => c.call);
+    expect(latest!.attributes['gen_ai.provider.name']).toBe('openai');
+    expect(latest!.attributes).not.toHaveProperty('gen_ai.system');
+    expect(legacy!.attributes).toMatchObject({ 'gen_ai.provider.name': 'unified_gateway', 'gen_ai.system': 'unified_gateway' });
+    const metrics = await sdk.metrics();
+    expect(JSON.stringify(metrics.map((m) => m.dataPoints.filter((p) => p.attributes['gen_ai.provider.name'] === 'openai').map((p) => p.attributes)))).not.toContain('gen_ai.system');
+  });
 
-    const latest = otelSDK();
-    process.env.OTEL_SEMCONV_STABILITY_OPT_IN = 'http, gen_ai_latest_experimental';
-    try {
-      await tracedClient(latest).client.chat.completions.create(chat);
-    } finally {
-      delete process.env.OTEL_SEMCONV_STABILITY_OPT_IN;
-    }
-    const call = callSpans(latest.spans())[0]!.call;
-    expect(call.attributes['gen_ai.provider.name']).toBe('unified_gateway');
-    expect(call.attributes).not.toHaveProperty('gen_ai.system');
+  it('names every operation with a value the GenAI conventions define (images, transcriptions and videos are generate_content)', async () => {
+    const sdk = otelSDK();
+    const { client } = tracedClient(sdk);
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await client.chat.completions.create(chat);
+    await client.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Hello' });
+    await client.embeddings.create({ model: 'text-embedding-3-small', input: 'Hello' });
+    await client.responses.create({ model: 'gpt-4o-mini', input: 'Hello' });
+    await client.images.generate({ model: 'dall-e-3', prompt: 'a cat' });
+    await client.images.edit({ model: 'dall-e-2', image: new Blob([png], { type: 'image/png' }), prompt: 'add a hat' });
+    await client.audio.transcriptions.create({ model: 'whisper-1', file: new File([new Uint8Array([0xff, 0xfb, 0x90, 0x00])], 'a.mp3', { type: 'audio/mpeg' }) });
+    await client.videos.create({ model: 'vendor_video2', prompt: 'a paper boat', duration: 5 });
+    const calls = callSpans(sdk.spans()).map(({ call }) => [call.name, call.attributes['gen_ai.operation.name'], call.attributes['gen_ai.output.type']]);
+    expect(calls).toEqual([
+      ['chat gpt-4o-mini', 'chat', undefined],
+      ['text_completion gpt-3.5-turbo-instruct', 'text_completion', undefined],
+      ['embeddings text-embedding-3-small', 'embeddings', undefined],
+      ['chat gpt-4o-mini', 'chat', undefined],
+      ['generate_content dall-e-3', 'generate_content', 'image'],
+      // Multipart requests: the observer sees no JSON body, so no model (yet).
+      ['generate_content', 'generate_content', 'image'],
+      ['generate_content', 'generate_content', 'text'],
+      ['generate_content vendor_video2', 'generate_content', undefined],
+    ]);
+    // The values of the conventions' gen_ai.operation.name (semantic-conventions-genai, model/gen-ai/registry.yaml).
+    const defined = ['chat', 'generate_content', 'text_completion', 'embeddings', 'retrieval', 'create_agent', 'invoke_agent', 'execute_tool', 'invoke_workflow', 'plan'];
+    expect(calls.every(([, operation]) => defined.includes(operation as string))).toBe(true);
+  });
+
+  it('names the server a failed call last tried, on its span and its duration metric', async () => {
+    const sdk = otelSDK();
+    await tracedClient(sdk, { client: { apiKey: 'wrong-key-123456' } }).client.chat.completions.create(chat).catch(() => undefined);
+    await tracedClient(sdk, { mock: { faults: [{ type: 'disconnect', times: 5 }] }, client: { maxRetries: 1, backupBaseURL: 'http://backup.test:8080/v1' } }).client.chat.completions.create(chat).catch(() => undefined);
+    const [unauthorized, cut] = callSpans(sdk.spans()).map((c) => c.call);
+    expect(unauthorized!.attributes).toMatchObject({ 'error.type': 'AuthenticationError', 'server.address': 'gateway.test', 'server.port': 80 });
+    expect(cut!.attributes).toMatchObject({ 'error.type': 'APIConnectionError', 'server.address': 'backup.test', 'server.port': 8080 });
+    const duration = (await sdk.metrics()).find((m) => m.descriptor.name === 'gen_ai.client.operation.duration')!;
+    expect(duration.dataPoints.map((p) => [p.attributes['error.type'], p.attributes['server.address'], p.attributes['server.port']])).toEqual([
+      ['AuthenticationError', 'gateway.test', 80],
+      ['APIConnectionError', 'backup.test', 8080],
+    ]);
   });
 });
