@@ -68,6 +68,12 @@ export interface ReasoningRule {
   field?: ReasoningField | undefined;
 }
 
+/** A rule with its field filled in: how the client sends reasoning back for a model. */
+export interface ResolvedReasoningRule {
+  send: ReasoningSend;
+  field: ReasoningField;
+}
+
 /** Resolved client configuration the core works from. */
 export interface CoreConfig {
   /** Gives the key for each attempt; a static key is wrapped. Never stored as a plain property, so no inspection shows it. */
@@ -89,7 +95,7 @@ export interface CoreConfig {
   /** Watches every call (traces, metrics); undefined costs nothing. */
   readonly telemetry: Telemetry | undefined;
   /** Per model id, or prefix ending in `*`, how reasoning goes back (over the chat resource's table); checked, fields filled in. */
-  readonly reasoningRules: Readonly<Record<string, Required<ReasoningRule>>>;
+  readonly reasoningRules: Readonly<Record<string, ResolvedReasoningRule>>;
 }
 
 /** What checks a method's arguments before anything is sent: a request's `schema.ts`, imported by name. */

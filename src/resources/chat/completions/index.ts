@@ -1,5 +1,5 @@
 import type { APIPromise } from '../../../core/api-promise.js';
-import type { ReasoningRule, RequestOptions } from '../../../core/types.js';
+import type { RequestOptions, ResolvedReasoningRule } from '../../../core/types.js';
 import { APIResource, configOf } from '../../../core/resource.js';
 import { parseCompletion, ParsingChatCompletionStream } from './parse.js';
 import * as schema from './schema.js';
@@ -90,7 +90,7 @@ export class ChatCompletions extends APIResource {
    * docs/chat.md#reasoning-models), for the AI SDK provider, which builds assistant turns from
    * a prompt with `reasoningRuleFor` and `prepareAssistantTurn` of reasoning.ts.
    */
-  _reasoningRules(): Readonly<Record<string, Required<ReasoningRule>>> {
+  _reasoningRules(): Readonly<Record<string, ResolvedReasoningRule>> {
     return configOf(this._client).reasoningRules;
   }
 }

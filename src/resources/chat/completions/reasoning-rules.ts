@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../core/errors.js';
-import type { ReasoningRule } from '../../../core/types.js';
+import type { ReasoningRule, ResolvedReasoningRule } from '../../../core/types.js';
 import { isRecord } from '../../../internal/is-record.js';
 
 // The client's `reasoningRules`, checked at construction. Apart from the table (reasoning.ts,
@@ -9,7 +9,7 @@ const SENDS = ['always', 'tool-calls', 'never'];
 const FIELDS = ['reasoning_content', 'reasoning'];
 
 /** The client's `reasoningRules`, checked (ValidationError) and with each rule's field filled in. */
-export function resolveReasoningRules(rules: unknown): Readonly<Record<string, Required<ReasoningRule>>> {
+export function resolveReasoningRules(rules: unknown): Readonly<Record<string, ResolvedReasoningRule>> {
   if (!isRecord(rules ?? {})) throw new ValidationError('reasoningRules', 'must map model ids (or prefixes ending in *) to rules');
   // fromEntries, not assignment: an id such as "__proto__" stays an id.
   return Object.fromEntries(
@@ -19,7 +19,7 @@ export function resolveReasoningRules(rules: unknown): Readonly<Record<string, R
       const field = rule?.field ?? FIELDS[0];
       if (!SENDS.includes(rule?.send as string)) throw new ValidationError(`${name}.send`, `must be one of ${SENDS.join(', ')}`);
       if (!FIELDS.includes(field as string)) throw new ValidationError(`${name}.field`, `must be one of ${FIELDS.join(', ')}`);
-      return [id, { send: rule.send, field } as Required<ReasoningRule>];
+      return [id, { send: rule.send, field } as ResolvedReasoningRule];
     }),
   );
 }

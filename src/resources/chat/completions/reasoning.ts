@@ -1,4 +1,4 @@
-import type { ReasoningRule } from '../../../core/types.js';
+import type { ReasoningRule, ResolvedReasoningRule } from '../../../core/types.js';
 import type { ChatCompletionAssistantMessageParam, ChatCompletionContentPartText, ChatCompletionMessageToolCall } from './types.js';
 
 // Which models take their reasoning back, and in which field: one table, by model id, loaded
@@ -6,7 +6,7 @@ import type { ChatCompletionAssistantMessageParam, ChatCompletionContentPartText
 // shows it with the sources; keep the two in step.
 
 /** A rule with its field filled in, as the lookup returns it. */
-export type ResolvedReasoningRule = Required<ReasoningRule>;
+export type { ResolvedReasoningRule };
 
 interface ReasoningEntry {
   /** Tested against the id's last path segment, lowercased: `deepseek-ai/DeepSeek-R1` is `deepseek-r1`. */

@@ -2,7 +2,7 @@ import { untilAborted } from '../../../internal/signals.js';
 import { APIUserAbortError, ValidationError } from '../../../core/errors.js';
 import { ToolRunLimitError } from '../../errors.js';
 import type { Redactor } from '../../../internal/redact.js';
-import type { ReasoningRule } from '../../../core/types.js';
+
 import type { ChatCompletionRunToolsParams, RunToolsOptions, ToolCallResult, ToolRunResult } from './structured.types.js';
 import { checkArguments } from './parse.js';
 import { slotOf } from './slot.js';
@@ -20,7 +20,7 @@ export interface ChatCaller {
 export interface RunToolsContext {
   redactor: Redactor;
   /** The client's `reasoningRules`, resolved. */
-  reasoningRules: Readonly<Record<string, Required<ReasoningRule>>>;
+  reasoningRules: Readonly<Record<string, ResolvedReasoningRule>>;
 }
 
 /** How many model calls `runTools` makes at most by default. */
