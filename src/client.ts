@@ -1,14 +1,17 @@
 import * as Errors from './core/errors.js';
 import { GatewayError, ValidationError } from './core/errors.js';
+import { failOpenStore } from './core/fail-open-store.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
+import { Fleet, type Limits } from './core/fleet.js';
 import type { GatewayHooks } from './core/hooks.js';
 import type { ModelId } from './core/model-catalog.js';
-import { checkBaseURL, checkFetchOptions, checkHeaders, checkNumber, checkTelemetry } from './core/check.js';
+import { checkBaseURL, checkFetchOptions, checkHeaders, checkLimits, checkNumber, checkStore, checkTelemetry } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
 import type { Telemetry } from './core/telemetry.js';
 import type { FetchOptions, ReasoningRule } from './core/types.js';
 import { bindConfig, configOf, type APIClient } from './core/resource.js';
+import { memoryStore, type Store } from './core/store.js';
 import { retryDefaults } from './core/retry.js';
 import { isBrowserLike, readEnv } from './internal/env.js';
 import { Redactor } from './internal/redact.js';
@@ -86,12 +89,31 @@ export interface GatewayOptions {
    */
   reasoningRules?: Readonly<Record<string, ReasoningRule>> | undefined;
   /**
+   * Where the client keeps what it learns (base health, 429 pauses, an exhausted quota, the
+   * rate budget of `limits`), shared by every client on the same store:
+   * `redisStore(client)` from `unified-gateway/redis` shares it across processes. When the
+   * store cannot be reached the client goes on with its own memory; no call fails because of
+   * it. See docs/fleet.md.
+   * @default memoryStore() (this client, and those made from it by withOptions)
+   */
+  store?: Store | undefined;
+  /**
+   * Request and token rates the whole fleet on the store stays under: a call waits for its
+   * share, and rejects with `RateLimitError` (nothing sent) when that would take longer than
+   * `retry.maxRetryAfterMs`. See docs/fleet.md.
+   * @example { requestsPerMinute: 600, tokensPerMinute: 200_000 }
+   */
+  limits?: Limits | undefined;
+  /**
    * Allow use in a browser, where the key is visible to anyone who opens dev tools. Only
    * for keys scoped to the end user, or behind your own proxy.
    * @default false
    */
   dangerouslyAllowBrowser?: boolean | undefined;
 }
+
+/** The memoryStores clients made for themselves (shared with withOptions() clients): no need to guard those against outages. */
+const ownStores = new WeakSet<Store>();
 
 /** The options each client was made with, for withOptions(); private, like its config. */
 const givenOptions = new WeakMap<Gateway, GatewayOptions>();
@@ -165,15 +187,34 @@ export class Gateway implements APIClient {
     if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ValidationError('fetch', 'must be a function with the signature of fetch');
     checkFetchOptions('fetchOptions', options.fetchOptions);
     checkTelemetry(options.telemetry);
+    checkStore(options.store);
+    checkLimits(options.limits);
     this.baseURL = checkBaseURL('baseURL', baseURL);
     this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;
     this.maxRetries = options.maxRetries ?? defaults.maxRetries;
     this.timeout = options.timeout ?? defaults.timeout;
+    const { events, log } = resolveEvents(options.hooks, options.logLevel, options.logger, redactor);
+    const store = options.store ?? memoryStore();
+    if (!options.store) ownStores.add(store);
+    const pool = new BaseURLPool(this.baseURL, this.backupBaseURL);
+    const fleet = new Fleet({
+      // A store of the user's (Redis) may be slow or gone: then this process goes on with its own memory.
+      store: ownStores.has(store) ? store : failOpenStore(store, { log }),
+      main: pool.main,
+      backup: pool.backup,
+      cooldownMs: options.failoverCooldown ?? defaults.failoverCooldown,
+      limits: options.limits,
+      accountKey: typeof options.apiKey === 'function' ? undefined : (apiKey as () => string),
+      onFleet: events.onFleet,
+      local: ownStores.has(store),
+    });
     bindConfig(this, {
       // A closure rather than a property: nothing that inspects the config can print the key.
       apiKey,
       redactor,
-      pool: new BaseURLPool(this.baseURL, this.backupBaseURL, options.failoverCooldown ?? defaults.failoverCooldown),
+      pool,
+      fleet,
+      store,
       maxRetries: this.maxRetries,
       retry: resolveRetry(options.retry),
       timeout: this.timeout,
@@ -181,7 +222,7 @@ export class Gateway implements APIClient {
       fetch: options.fetch,
       fetchOptions: options.fetchOptions,
       defaultHeaders: { ...options.defaultHeaders },
-      events: resolveEvents(options.hooks, options.logLevel, options.logger, redactor),
+      events,
       fallbackModels: resolveFallbackModels(options.fallbackModels),
       telemetry: options.telemetry,
       reasoningRules: resolveReasoningRules(options.reasoningRules),
@@ -206,9 +247,8 @@ export class Gateway implements APIClient {
     // Before the spread, which would turn a string into an object of its characters.
     checkOptionsObject(options);
     // `this.constructor`, not `Gateway`: a class that names itself is renamed by bundlers (_Gateway).
-    const derived = new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), ...options });
-    configOf(derived).pool.shareHealth(configOf(this).pool);
-    return derived;
+    // The same store unless another is given: what one client learns, the other knows.
+    return new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), store: configOf(this).store, ...options });
   }
 
   static GatewayError = Errors.GatewayError;

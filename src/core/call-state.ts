@@ -33,6 +33,8 @@ export class CallState {
   readonly controller: AbortController | undefined;
   /** What stops the call's requests: the caller's signal, the stream's controller, and the total timeout. */
   readonly signal: AbortSignal | undefined;
+  /** The tokens the call reserved of the fleet's budget (`limits`), reconciled with its answer's usage. */
+  tokens = 0;
   /** A multipart body's files, read once for every model of the call. */
   files: Promise<Record<string, File>> | undefined;
   readonly #deadline: number | undefined;

@@ -7,6 +7,7 @@ import { GatewayError, ValidationError } from './errors.js';
 import type { AttemptInfo } from './hooks.js';
 import { checkModels } from './options.js';
 import { recover, type Fallback } from './recovery.js';
+import { admitCall, afterAnswer, beforeAttempt, firstBase, watchBase } from './fleet-call.js';
 import { withProgress } from './download.js';
 import type { SSEReader, StreamSink } from './sse-reader.js';
 import { shownURL } from './transport.js';
@@ -32,6 +33,8 @@ export async function runCall<T>(config: CoreConfig, request: CallRequest<T>, op
     if (options.headers) config.redactor.addHeaders(options.headers);
     request.schema?.check(request.form ? request.form.fields : request.body);
     call = new CallState(config, request, options, { raw, models: fallbackModels(config, request, options.fallbackModels), observer });
+    // A download is its own address, outside the fleet's bases, quota and budget.
+    if (call.url === undefined) call.tokens = await admitCall(call, request.model);
     let reply = await sendRequest(call, await prepare(call, request.model));
     for (let from = String(request.model); 'fallbackTo' in reply; ) {
       const to = reply.fallbackTo;
@@ -123,27 +126,31 @@ async function encodeForm(call: CallState, model: string | undefined): Promise<{
  * another model or to give up (then it throws the error to report).
  */
 async function sendRequest(call: CallState, request: PreparedRequest): Promise<Reply | Fallback> {
-  const { pool } = call.config;
-  const progress = { baseURL: request.pinned ?? pool.pick(), retries: 0, redirects: 0 };
   const { method } = call.request;
   const { path, url } = call;
+  const { model, pinned } = request;
+  const progress = { baseURL: pinned ?? (url === undefined ? await firstBase(call, model) : call.config.pool.main), retries: 0, redirects: 0 };
   for (let n = 1; ; n++) {
+    if (url === undefined) progress.baseURL = await beforeAttempt(call, progress.baseURL, model, pinned !== undefined);
     const { baseURL } = progress;
     // An absolute URL (a download) is named without its query, which often holds a signed token.
     const info: AttemptInfo = { method, url: url === undefined ? joinURL(baseURL, path) : shownURL(url), baseURL, attempt: n, idempotencyKey: request.headers['idempotency-key'] };
-    const watch = call.observer?.attempt(info);
+    const telemetry = call.observer?.attempt(info);
+    const watched = watchBase(call, baseURL, model);
     try {
-      const reply = await attempt(call, request, info, watch);
-      watch?.end(reply.response.status);
-      if (url === undefined) pool.markHealthy(baseURL);
+      const reply = await attempt(call, request, info, { telemetry, moved: watched?.signal });
+      telemetry?.end(reply.response.status);
+      if (url === undefined) afterAnswer(call, { base: baseURL, model, tokens: call.tokens, data: reply.data });
       call.request.onServed?.(baseURL);
       return reply;
     } catch (error) {
-      watch?.end(undefined, error);
+      telemetry?.end(undefined, error);
       // Stopped by the caller or the total timeout: nothing to decide, and no base to blame.
       if (call.signal?.aborted) throw call.stopped(`${info.method} ${info.url}`);
       const fallback = await recover(call, request, { error, info, progress });
       if (fallback) return fallback;
+    } finally {
+      watched?.done();
     }
   }
 }

@@ -97,3 +97,22 @@ export function checkRequestOptions(options: RequestOptions): void {
   if (options.headers !== undefined) checkHeaders('headers', options.headers);
   if (options.fetchOptions !== undefined) checkFetchOptions('fetchOptions', options.fetchOptions);
 }
+
+/** The client's `store`: an object with the four methods of `Store` (docs/fleet.md). */
+export function checkStore(value: unknown): void {
+  if (value === undefined) return;
+  const store = value as Record<string, unknown> | null;
+  if (typeof store !== 'object' || store === null || !['get', 'set', 'delete', 'take'].every((m) => typeof store[m] === 'function')) {
+    throw new ValidationError('store', "must be memoryStore(), redisStore(...) from 'unified-gateway/redis', or an object with get, set, delete and take (docs/fleet.md)");
+  }
+}
+
+/** The client's `limits`: positive rates per minute. */
+export function checkLimits(value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ValidationError('limits', 'must be an object { requestsPerMinute?, tokensPerMinute? }');
+  for (const [name, rate] of Object.entries(value)) {
+    if (name !== 'requestsPerMinute' && name !== 'tokensPerMinute') throw new ValidationError(`limits.${name}`, 'is not a limit: use requestsPerMinute or tokensPerMinute');
+    if (rate !== undefined && !(typeof rate === 'number' && Number.isFinite(rate) && rate > 0)) throw new ValidationError(`limits.${name}`, 'must be a number above 0');
+  }
+}

@@ -53,6 +53,25 @@ export interface ModelFallbackInfo {
 }
 
 /**
+ * Emitted when what the fleet shares (docs/fleet.md) changes what a call does:
+ * - `base-skipped`: the base is down for the fleet (it failed here or in another instance), so
+ *   the call went to the other one;
+ * - `paused`: the call waited out a pause a 429 asked for on this base and model;
+ * - `held`: the call waited `waitMs` for its share of `limits`;
+ * - `quota-exhausted`: the call was refused at once, nothing sent: the quota ran out and no
+ *   probe has found it back yet.
+ */
+export interface FleetInfo {
+  event: 'base-skipped' | 'paused' | 'held' | 'quota-exhausted';
+  /** The base the call went to (for `base-skipped`, the one it skipped is `skipped`). */
+  baseURL: string;
+  skipped?: string | undefined;
+  model: string | undefined;
+  /** How long the call waited, in ms (0 when it did not wait). */
+  waitMs: number;
+}
+
+/**
  * Observability hooks, called synchronously. An exception thrown by a hook propagates to
  * the caller of the request (it is never swallowed), so keep hooks simple.
  * @example new Gateway({ hooks: { onRetry: (e) => console.warn(`retry ${e.attempt} in ${e.delayMs} ms`) } })
@@ -64,6 +83,8 @@ export interface GatewayHooks {
   onFailover?: ((info: FailoverInfo) => void) | undefined;
   /** A model was unavailable and the call moves on to the next of `fallbackModels`. */
   onModelFallback?: ((info: ModelFallbackInfo) => void) | undefined;
+  /** The fleet's shared state changed what a call does: a base skipped, a pause honoured, a call held for budget or refused for quota. */
+  onFleet?: ((info: FleetInfo) => void) | undefined;
 }
 
 /** Emitted when a call fails for good after the SDK could have tried again (not a public hook). */

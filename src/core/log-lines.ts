@@ -1,4 +1,4 @@
-import type { AttemptInfo, FailoverInfo, GiveUpInfo, ModelFallbackInfo, ResponseInfo, RetryInfo } from './hooks.js';
+import type { AttemptInfo, FailoverInfo, FleetInfo, GiveUpInfo, ModelFallbackInfo, ResponseInfo, RetryInfo } from './hooks.js';
 
 /** The wording of each log line, by event (see logger.ts for the levels). */
 const lines = {
@@ -7,6 +7,14 @@ const lines = {
   onRetry: (e: RetryInfo) => `retry ${e.attempt} of ${e.method} ${e.url} in ${e.delayMs} ms after ${e.status ?? e.error.name}${e.nextBaseURL === e.baseURL ? '' : ` (next on ${e.nextBaseURL})`}`,
   onFailover: (e: FailoverInfo) => `failover ${e.from} -> ${e.to} after ${e.status ?? e.error.name}`,
   onModelFallback: (e: ModelFallbackInfo) => `model fallback ${e.from} -> ${e.to} after ${e.error.message}`,
+  onFleet: (e: FleetInfo) =>
+    e.event === 'base-skipped'
+      ? `skipped ${e.skipped} (down for the fleet), sent to ${e.baseURL}`
+      : e.event === 'paused'
+        ? `waited ${e.waitMs} ms: a 429 paused ${e.model ?? 'calls'} on ${e.baseURL} for the fleet`
+        : e.event === 'held'
+          ? `held ${e.waitMs} ms for the fleet's rate budget (limits)`
+          : `refused ${e.model ?? 'a call'} at once: the quota is exhausted for the fleet (nothing sent)`,
   onGiveUp: (e: GiveUpInfo) =>
     e.reason === 'retry-after'
       ? `not retrying ${e.method} ${e.url}: the server asked for a wait beyond maxRetryAfterMs (${e.error.message})`

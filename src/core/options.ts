@@ -67,8 +67,11 @@ export function resolveRetry(options: RetryOptions | undefined): RetryPacing {
   return pacing;
 }
 
-/** The events of every call: the user's hooks first, then the logger at its level. */
-export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLevel | undefined, logger: Logger | undefined, redactor: Redactor): CoreEvents {
+/**
+ * The events of every call (the user's hooks first, then the logger at its level), and a
+ * line logger at the same level for what is not a call's event (the store's outages).
+ */
+export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLevel | undefined, logger: Logger | undefined, redactor: Redactor): { events: CoreEvents; log: LineLogger } {
   const fromEnv = logLevel === undefined ? readEnv('GATEWAY_LOG') : undefined;
   const level = logLevel ?? fromEnv ?? 'warn';
   if (!LOG_LEVELS.includes(level as LogLevel)) {
@@ -78,8 +81,13 @@ export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLeve
   if (typeof sink !== 'object' || sink === null || !(['error', 'warn', 'info', 'debug'] as const).every((m) => typeof sink[m] === 'function')) {
     throw new ValidationError('logger', 'must have error, warn, info and debug methods, as console does');
   }
-  return combineEvents({ ...hooks }, loggerEvents(sink, level as LogLevel, redactor));
+  const rank = LOG_LEVELS.indexOf(level as LogLevel);
+  const log: LineLogger = (at, line) => void (rank >= LOG_LEVELS.indexOf(at) && sink[at](redactor.string(line)));
+  return { events: combineEvents({ ...hooks }, loggerEvents(sink, level as LogLevel, redactor)), log };
 }
+
+/** Writes one line at a level, when the client logs that level. */
+export type LineLogger = (level: 'warn' | 'info', line: string) => void;
 
 /** The client's per-model fallback lists, checked. */
 export function resolveFallbackModels(map: Readonly<Record<string, readonly string[]>> | undefined): Readonly<Record<string, readonly string[]>> {

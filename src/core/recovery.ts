@@ -1,6 +1,8 @@
 import { sleep } from '../internal/sleep.js';
 import type { CallState, PreparedRequest } from './call-state.js';
 import { decide, failureKind, isRetryable, type Decision, type Situation } from './decide.js';
+import { afterFailure } from './fleet-call.js';
+import { isAvailable } from './fleet-rules.js';
 import { budgetTimeout } from './error-factory.js';
 import { APIError, BaseRedirect, GatewayError, MAX_REDIRECTS } from './errors.js';
 import type { AttemptInfo, RetryInfo } from './hooks.js';
@@ -29,12 +31,13 @@ export interface Fallback {
  */
 export async function recover(call: CallState, request: PreparedRequest, at: { error: unknown; info: AttemptInfo; progress: Progress }): Promise<Fallback | undefined> {
   const { info, progress } = at;
-  const { pool, events } = call.config;
+  const { events } = call.config;
   const redirect = at.error instanceof BaseRedirect && request.pinned === undefined && progress.redirects++ < MAX_REDIRECTS ? at.error : undefined;
   const error = at.error instanceof BaseRedirect ? at.error.error : at.error;
-  const situation = situationAfter(call, { error, info, retries: progress.retries, pinned: request.pinned });
+  const situation = situationAfter(call, { error, info, retries: progress.retries, pinned: request.pinned, model: request.model });
   situation.redirectedTo = redirect?.baseURL;
-  if (call.url === undefined && (redirect || isRetryable(situation.kind))) pool.markFailed(info.baseURL);
+  // What the failure teaches every client on the store: the base is down, a pause, the quota.
+  if (call.url === undefined) await afterFailure(call, { base: info.baseURL, model: request.model, error, retryable: redirect !== undefined || isRetryable(situation.kind) });
   const decision = decide(situation);
   if (decision.action === 'fallback') {
     call.models.shift();
@@ -51,8 +54,8 @@ export async function recover(call: CallState, request: PreparedRequest, at: { e
 }
 
 /** What a failed attempt looks like to the decision. */
-function situationAfter(call: CallState, at: { error: unknown; info: AttemptInfo; retries: number; pinned: string | undefined }): Situation {
-  const { pool, retry } = call.config;
+function situationAfter(call: CallState, at: { error: unknown; info: AttemptInfo; retries: number; pinned: string | undefined; model: string | undefined }): Situation {
+  const { pool, retry, fleet } = call.config;
   const { error, info } = at;
   const nextBase = at.pinned ?? pool.next(info.baseURL);
   return {
@@ -61,7 +64,7 @@ function situationAfter(call: CallState, at: { error: unknown; info: AttemptInfo
     maxRetries: call.options.maxRetries ?? call.config.maxRetries,
     base: info.baseURL,
     nextBase,
-    nextHealthy: pool.isHealthy(nextBase),
+    nextHealthy: isAvailable(fleet.lastView(at.model), nextBase, Date.now()),
     serverWaitMs: error instanceof APIError ? error.retryAfterMs : null,
     maxRetryAfterMs: retry.maxRetryAfterMs,
     backoffMs: computeBackoff(at.retries + 1, retry),

@@ -1,5 +1,7 @@
 import type { Redactor } from '../internal/redact.js';
 import type { BaseURLPool } from './failover.js';
+import type { Fleet } from './fleet.js';
+import type { Store } from './store.js';
 import type { CoreEvents, RetryInfo } from './hooks.js';
 import type { ModelId } from './model-catalog.js';
 import type { RetryPacing } from './retry.js';
@@ -81,6 +83,10 @@ export interface CoreConfig {
   /** Removes every key the client has used from errors, logs and hook events. */
   readonly redactor: Redactor;
   readonly pool: BaseURLPool;
+  /** The state this client shares with every client on its store: base health, pauses, quota, rate budget. */
+  readonly fleet: Fleet;
+  /** The store as given (or the client's own memoryStore): what withOptions() shares. */
+  readonly store: Store;
   readonly maxRetries: number;
   readonly retry: RetryPacing;
   readonly timeout: number;
