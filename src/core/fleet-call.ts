@@ -1,7 +1,7 @@
 import { sleep } from '../internal/sleep.js';
 import { joinURL } from './attempt.js';
 import type { CallState } from './call-state.js';
-import { createAPIError } from './error-factory.js';
+import { createAPIError, parseErrorBody } from './error-factory.js';
 import { APIError, GatewayError, isQuotaError, RateLimitError } from './errors.js';
 import { chooseBase, estimateTokens, isAvailable, pauseLeftMs, quotaDecision, usedTokens } from './fleet-rules.js';
 
@@ -24,7 +24,7 @@ export async function admitCall(call: CallState, model: string | undefined): Pro
   const quota = quotaDecision(view, Date.now());
   if (quota !== 'send' && !(quota === 'probe' && (await fleet.lock('quota-probe')))) {
     fleet.tell({ event: 'quota-exhausted', baseURL: pool.main, model, waitMs: 0 });
-    throw refusal(call, 'insufficient_quota', `${view.quota?.message ?? 'The quota is exhausted.'} (known to the fleet since ${new Date(view.quota?.at ?? 0).toISOString()}; nothing was sent)`, null);
+    throw refusal(call, 'insufficient_quota', `The quota is exhausted, as the gateway said at ${new Date(view.quota?.at ?? 0).toISOString()} ("${view.quota?.message ?? 'insufficient_quota'}"); nothing was sent. One call retries it after failoverCooldown`, null);
   }
   if (!fleet.settings.limits) return 0;
   const tokens = estimateTokens(call.request.body);
@@ -90,7 +90,8 @@ export async function afterFailure(call: CallState, at: { base: string; model: s
   const { error } = at;
   // Pauses and quota are shared through a store the user gave; a client on its own memory keeps base health only.
   const shared = !fleet.settings.local;
-  if (shared && error instanceof APIError && isQuotaError(error)) return fleet.quotaOut(error.message, fleet.settings.cooldownMs || 30_000);
+  // The server's words only: the request line would name the base URL in the store.
+  if (shared && error instanceof APIError && isQuotaError(error)) return fleet.quotaOut(parseErrorBody(error.error).message ?? error.code ?? 'insufficient_quota', fleet.settings.cooldownMs || 30_000);
   if (shared && error instanceof RateLimitError && error.retryAfterMs) await fleet.pause(at.base, at.model, error.retryAfterMs);
   if (at.retryable && fleet.settings.cooldownMs > 0) await fleet.markDown(at.base);
 }
