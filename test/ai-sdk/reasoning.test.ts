@@ -1,0 +1,118 @@
+import { generateText, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defaultModels, type MockModel } from '../../src/testing/index.js';
+import { mockProvider } from './helpers.js';
+
+// The provider builds each assistant turn of a prompt by the model's reasoning rule
+// (docs/chat.md#reasoning-models), as runTools does: the AI SDK's reasoning parts go back
+// where the table (or the client's reasoningRules) says, so a multi-step tool loop on a
+// DeepSeek thinking model gets past step 2, and a model that refuses reasoning gets none.
+
+const add = tool({ description: 'Adds', inputSchema: z.object({ a: z.number(), b: z.number() }), execute: async ({ a, b }) => a + b });
+const prompt = 'What is 2 + 2, then + 3?';
+const script = [
+  { toolCalls: [{ name: 'add', arguments: { a: 2, b: 2 } }], reasoning: 'First 2 + 2.' },
+  { toolCalls: [{ name: 'add', arguments: { a: 4, b: 3 } }], reasoning: 'Then + 3.' },
+  { content: '7.', reasoning: 'That makes 7.' },
+];
+type Sent = { messages: Array<Record<string, unknown>> };
+const sent = (mock: { requests: Array<{ body: unknown }> }, i: number) => (mock.requests[i]?.body as Sent | undefined)?.messages ?? [];
+const assistantTurns = (messages: Array<Record<string, unknown>>) => messages.filter((m) => m.role === 'assistant');
+
+/** generateText or streamText through to its steps and text, the same way for both. */
+async function loop(stream: boolean, options: Parameters<typeof generateText>[0]) {
+  if (!stream) {
+    const result = await generateText(options);
+    return { text: result.text, steps: result.steps.length, messages: result.response.messages };
+  }
+  const errors: unknown[] = [];
+  const result = streamText({ ...options, onError: ({ error }) => void errors.push(error) } as Parameters<typeof streamText>[0]);
+  await result.consumeStream();
+  if (errors.length) throw errors[0];
+  return { text: await result.text, steps: (await result.steps).length, messages: (await result.response).messages };
+}
+
+describe.each([false, true])('reasoning that round-trips (stream: %s)', (stream) => {
+  it('runs a multi-step tool loop on a DeepSeek thinking model, each turn’s reasoning sent back in reasoning_content', async () => {
+    const { gw, mock } = mockProvider({ script });
+    const result = await loop(stream, { model: gw('deepseek-reasoner'), prompt, tools: { add }, stopWhen: stepCountIs(3) });
+    expect(result.text).toBe('7.');
+    expect(result.steps).toBe(3);
+    expect(mock.requests).toHaveLength(3);
+    expect(assistantTurns(sent(mock, 1)).map((m) => m.reasoning_content)).toEqual(['First 2 + 2.']);
+    expect(assistantTurns(sent(mock, 2)).map((m) => m.reasoning_content)).toEqual(['First 2 + 2.', 'Then + 3.']);
+  });
+
+  it('sends every earlier turn’s reasoning on the next user turn of the conversation (rule: always)', async () => {
+    const { gw, mock } = mockProvider({ script: [...script, { content: 'Yes.', reasoning: 'Sure.' }] });
+    const first = await loop(stream, { model: gw('deepseek-reasoner'), prompt, tools: { add }, stopWhen: stepCountIs(3) });
+    const messages: ModelMessage[] = [{ role: 'user', content: prompt }, ...first.messages, { role: 'user', content: 'Sure?' }];
+    expect((await loop(stream, { model: gw('deepseek-reasoner'), messages, tools: { add } })).text).toBe('Yes.');
+    expect(assistantTurns(sent(mock, 3)).map((m) => m.reasoning_content)).toEqual(['First 2 + 2.', 'Then + 3.', 'That makes 7.']);
+  });
+
+  it('sends no reasoning to a model that refuses it, though it gave some', async () => {
+    const { gw, mock } = mockProvider({ script });
+    expect((await loop(stream, { model: gw('deepseek-r1'), prompt, tools: { add }, stopWhen: stepCountIs(3) })).text).toBe('7.');
+    expect(mock.requests).toHaveLength(3);
+    for (const m of sent(mock, 2)) {
+      expect(m).not.toHaveProperty('reasoning_content');
+      expect(m).not.toHaveProperty('reasoning');
+    }
+  });
+
+  it('sends no reasoning field to a model the table does not know', async () => {
+    const { gw, mock } = mockProvider({ script });
+    await loop(stream, { model: gw('gpt-4o-mini'), prompt, tools: { add }, stopWhen: stepCountIs(3) });
+    for (const m of assistantTurns(sent(mock, 2))) expect(Object.keys(m).sort()).toEqual(['content', 'role', 'tool_calls']);
+  });
+
+  it('follows the client’s reasoningRules over the table, in the field the rule names', async () => {
+    const models: MockModel[] = [...defaultModels, { id: 'proxy-thinker', owned_by: 'test', kind: 'chat', reasoning: { field: 'reasoning', history: 'required-on-tool-calls' } }];
+    const { gw, mock } = mockProvider({ models, script }, { reasoningRules: { 'proxy-*': { send: 'tool-calls', field: 'reasoning' } } });
+    expect((await loop(stream, { model: gw('proxy-thinker'), prompt, tools: { add }, stopWhen: stepCountIs(3) })).text).toBe('7.');
+    const turns = assistantTurns(sent(mock, 2));
+    expect(turns.map((m) => m.reasoning)).toEqual(['First 2 + 2.', 'Then + 3.']);
+    for (const m of turns) expect(m).not.toHaveProperty('reasoning_content');
+  });
+
+  it('reproduces the DeepSeek 400 at step 2 when the client’s rule says never', async () => {
+    const { gw, mock } = mockProvider({ script }, { reasoningRules: { 'deepseek-reasoner': { send: 'never' } } });
+    const failure = await loop(stream, { model: gw('deepseek-reasoner'), prompt, tools: { add }, stopWhen: stepCountIs(3) }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ statusCode: 400, message: expect.stringContaining('The `reasoning_content` in the thinking mode must be passed back to the API.') });
+    expect(mock.requests).toHaveLength(2);
+  });
+});
+
+describe('assistant turns of a prompt, by rule', () => {
+  const call = (id: string) => ({ type: 'tool-call' as const, toolCallId: id, toolName: 'add', input: { a: 1, b: 2 } });
+  const result = (id: string) => ({ role: 'tool' as const, content: [{ type: 'tool-result' as const, toolCallId: id, toolName: 'add', output: { type: 'text' as const, value: '3' } }] });
+  const messages: ModelMessage[] = [
+    { role: 'user', content: 'a' },
+    { role: 'assistant', content: [{ type: 'reasoning', text: 'Think' }, { type: 'reasoning', text: 'ing.' }, { type: 'text', text: 'Let me add.' }, call('c1')] },
+    result('c1'),
+    { role: 'assistant', content: [{ type: 'reasoning', text: 'Done.' }, { type: 'text', text: '3.' }] },
+    { role: 'user', content: 'b' },
+    { role: 'assistant', content: [call('c2')] },
+    result('c2'),
+  ];
+  const models: MockModel[] = [...defaultModels, { id: 'qwen3-32b', owned_by: 'test', kind: 'chat' }, { id: 'glm-5', owned_by: 'test', kind: 'chat' }];
+
+  it.each([
+    // qwen3: on tool-call turns only; a tool-call turn without reasoning carries an empty field.
+    ['qwen3-32b', ['Thinking.', undefined, '']],
+    // glm-5: every assistant turn.
+    ['glm-5', ['Thinking.', 'Done.', '']],
+    // deepseek-r1: never.
+    ['deepseek-r1', [undefined, undefined, undefined]],
+  ])('%s: reasoning parts joined into reasoning_content where the table says', async (model, expected) => {
+    const { gw, mock } = mockProvider({ models });
+    await generateText({ model: gw(model), messages, tools: { add } });
+    const turns = assistantTurns(sent(mock, 0));
+    expect(turns.map((m) => m.reasoning_content)).toEqual(expected);
+    expect(turns.map((m) => ('reasoning_content' in m ? 'field' : 'none'))).toEqual(expected.map((e) => (e === undefined ? 'none' : 'field')));
+    expect(turns[0]).toMatchObject({ content: 'Let me add.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a":1,"b":2}' } }] });
+    expect(turns[2]).toMatchObject({ content: null });
+  });
+});
