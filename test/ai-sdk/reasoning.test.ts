@@ -20,17 +20,20 @@ type Sent = { messages: Array<Record<string, unknown>> };
 const sent = (mock: { requests: Array<{ body: unknown }> }, i: number) => (mock.requests[i]?.body as Sent | undefined)?.messages ?? [];
 const assistantTurns = (messages: Array<Record<string, unknown>>) => messages.filter((m) => m.role === 'assistant');
 
-/** generateText or streamText through to its steps and text, the same way for both. */
+// ai 7 keeps every step's messages in `responseMessages` (its `response.messages` is the last step's); ai 6 has only `response.messages`.
+type AnyVersion = { responseMessages?: PromiseLike<ModelMessage[]> | ModelMessage[] };
+
+/** generateText or streamText through to its steps, text and the messages of all steps, the same way for both. */
 async function loop(stream: boolean, options: Parameters<typeof generateText>[0]) {
   if (!stream) {
     const result = await generateText(options);
-    return { text: result.text, steps: result.steps.length, messages: result.response.messages };
+    return { text: result.text, steps: result.steps.length, messages: (await (result as AnyVersion).responseMessages) ?? result.response.messages };
   }
   const errors: unknown[] = [];
   const result = streamText({ ...options, onError: ({ error }) => void errors.push(error) } as Parameters<typeof streamText>[0]);
   await result.consumeStream();
   if (errors.length) throw errors[0];
-  return { text: await result.text, steps: (await result.steps).length, messages: (await result.response).messages };
+  return { text: await result.text, steps: (await result.steps).length, messages: (await (result as AnyVersion).responseMessages) ?? (await result.response).messages };
 }
 
 describe.each([false, true])('reasoning that round-trips (stream: %s)', (stream) => {
