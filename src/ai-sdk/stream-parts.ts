@@ -76,9 +76,13 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
   const onEnd = (): LanguageModelV3StreamPart[] => {
     const out: LanguageModelV3StreamPart[] = [];
     closeBlocks(out);
+    // A stream that broke before its finish reason may have cut a call's arguments short, and
+    // a later call may be missing: its inputs are closed, but no call is made of a turn the
+    // model did not finish (the AI SDK would run the tools and go on to the next step).
+    const whole = !failed || finishReason != null;
     for (const call of toolCalls.values()) {
       out.push({ type: 'tool-input-end', id: call.id });
-      out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}' });
+      if (whole) out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}' });
     }
     out.push({ type: 'finish', usage: mapUsage(usage), finishReason: failed ? { unified: 'error', raw: finishReason ?? undefined } : mapFinishReason(finishReason) });
     return out;
