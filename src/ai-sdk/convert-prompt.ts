@@ -1,7 +1,7 @@
 import type { LanguageModelV3DataContent, LanguageModelV3FilePart, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 import { ValidationError, type ChatCompletionContentPart, type ChatCompletionMessageParam, type ChatCompletionMessageToolCall } from '../index.js';
 import { prepareAssistantTurn, type ResolvedReasoningRule } from '../resources/chat/completions/reasoning.js';
-import { toBase64 } from './shared.js';
+import { extraContentOf, toBase64 } from './shared.js';
 
 /**
  * The AI SDK's prompt as chat messages. Parts the chat endpoint cannot carry (a PDF, a
@@ -31,7 +31,8 @@ export function convertPrompt(prompt: LanguageModelV3Prompt, rule: ResolvedReaso
           if (part.type === 'text') text += part.text;
           else if (part.type === 'reasoning') reasoning += part.text;
           else if (part.type === 'tool-call' && !part.providerExecuted) {
-            toolCalls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) } });
+            const extra = extraContentOf(part.providerOptions);
+            toolCalls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) }, ...(extra ? { extra_content: extra } : {}) });
           }
         }
         messages.push(prepareAssistantTurn({ content: text || (toolCalls.length ? null : ''), tool_calls: toolCalls, reasoning_content: reasoning }, rule));

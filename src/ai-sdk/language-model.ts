@@ -4,7 +4,7 @@ import { reasoningRuleFor } from '../resources/chat/completions/reasoning.js';
 import { convertPrompt } from './convert-prompt.js';
 import { callGateway, type CallContext } from './errors.js';
 import { mapFinishReason, mapUsage, reasoningOf } from './map-response.js';
-import { headersOf, requestOptions, splitProviderOptions } from './shared.js';
+import { headersOf, requestOptions, splitProviderOptions, toolCallMetadata } from './shared.js';
 import { toStreamParts } from './stream-parts.js';
 
 /** A chat model of the gateway, as the AI SDK's language model (specification v3). */
@@ -35,7 +35,7 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     if (reasoning) content.push({ type: 'reasoning', text: reasoning });
     if (message.content) content.push({ type: 'text', text: message.content });
     for (const call of message.tool_calls ?? []) {
-      content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments || '{}' });
+      content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments || '{}', ...toolCallMetadata(call.extra_content) });
     }
     return {
       content,

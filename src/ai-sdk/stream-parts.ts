@@ -2,11 +2,14 @@ import type { LanguageModelV3StreamPart, SharedV3Warning } from '@ai-sdk/provide
 import type { ChatCompletionChunk, CompletionUsage, Stream } from '../index.js';
 import { isAbortError, toAISDKError, type CallContext } from './errors.js';
 import { mapFinishReason, mapUsage, reasoningOf } from './map-response.js';
+import { toolCallMetadata } from './shared.js';
 
 interface ToolCallState {
   id: string;
   name: string;
   arguments: string;
+  /** Vendor data that goes back with the call (Gemini's thought signature), as the last fragment that had it sent it. */
+  extra?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -64,6 +67,7 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
         toolCalls.set(call.index, state);
         out.push({ type: 'tool-input-start', id: state.id, toolName: state.name });
       }
+      if (call.extra_content !== undefined) state.extra = call.extra_content;
       const piece = call.function?.arguments;
       if (piece) {
         state.arguments += piece;
@@ -82,7 +86,7 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
     const whole = !failed || finishReason != null;
     for (const call of toolCalls.values()) {
       out.push({ type: 'tool-input-end', id: call.id });
-      if (whole) out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}' });
+      if (whole) out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}', ...toolCallMetadata(call.extra) });
     }
     out.push({ type: 'finish', usage: mapUsage(usage), finishReason: failed ? { unified: 'error', raw: finishReason ?? undefined } : mapFinishReason(finishReason) });
     return out;

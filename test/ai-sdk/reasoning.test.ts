@@ -119,3 +119,38 @@ describe('assistant turns of a prompt, by rule', () => {
     expect(turns[2]).toMatchObject({ content: null });
   });
 });
+
+// Gemini 3 behind an OpenAI-compatible gateway: the thought signature rides on the tool call
+// (`extra_content.google.thought_signature`) and must come back on it, or step 2 is a 400.
+describe.each([false, true])('a tool call’s vendor data round-trips (stream: %s)', (stream) => {
+  const extra_content = { google: { thought_signature: 'c2lnbmVk' } };
+  const call = { id: 'call_g1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":2}' }, extra_content };
+  const reply = (message: Record<string, unknown>, finish: string) => ({ id: 'r', object: 'chat.completion', created: 1, model: 'gemini-3-pro-preview', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }] });
+  const frames = (message: Record<string, unknown>, finish: string) => {
+    const { tool_calls, ...rest } = message as { tool_calls?: Array<Record<string, unknown>> };
+    const chunk = (delta: Record<string, unknown>, finish_reason: string | null) => ({ id: 'r', object: 'chat.completion.chunk', created: 1, model: 'gemini-3-pro-preview', choices: [{ index: 0, delta, finish_reason }] });
+    const out = [chunk({ role: 'assistant', ...rest }, null)];
+    for (const [index, c] of (tool_calls ?? []).entries()) out.push(chunk({ tool_calls: [{ index, ...c }] }, null));
+    out.push(chunk({}, finish));
+    return `${out.map((f) => `data: ${JSON.stringify(f)}\n\n`).join('')}data: [DONE]\n\n`;
+  };
+
+  it('sends extra_content back on the call it came with', async () => {
+    const answers = [
+      [{ content: null, tool_calls: [call] }, 'tool_calls'],
+      [{ content: '4.' }, 'stop'],
+    ] as const;
+    const bodies: Array<{ messages: Array<Record<string, unknown>> }> = [];
+    const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
+      const [message, finish] = answers[bodies.length] ?? answers[1];
+      bodies.push(JSON.parse(String(init?.body)) as (typeof bodies)[number]);
+      return stream
+        ? new Response(frames(message, finish), { headers: { 'content-type': 'text/event-stream' } })
+        : Response.json(reply(message, finish));
+    };
+    const { gw } = mockProvider({}, { fetch });
+    expect((await loop(stream, { model: gw('gemini-3-pro-preview'), prompt, tools: { add }, stopWhen: stepCountIs(3) })).text).toBe('4.');
+    expect(bodies).toHaveLength(2);
+    expect(assistantTurns(bodies[1]?.messages ?? [])).toEqual([{ role: 'assistant', content: null, tool_calls: [call] }]);
+  });
+});
