@@ -1,12 +1,15 @@
 import type { LanguageModelV3DataContent, LanguageModelV3FilePart, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 import { ValidationError, type ChatCompletionContentPart, type ChatCompletionMessageParam, type ChatCompletionMessageToolCall } from '../index.js';
-import { toBase64 } from './shared.js';
+import { prepareAssistantTurn, type ResolvedReasoningRule } from '../resources/chat/completions/reasoning.js';
+import { extraContentOf, toBase64 } from './shared.js';
 
 /**
  * The AI SDK's prompt as chat messages. Parts the chat endpoint cannot carry (a PDF, a
- * video) fail here, before anything is sent, as the client's own arguments do.
+ * video) fail here, before anything is sent, as the client's own arguments do. An assistant
+ * turn's reasoning parts go back, joined, where the model's `rule` says (the table of
+ * docs/chat.md#reasoning-models), as runTools sends them.
  */
-export function convertPrompt(prompt: LanguageModelV3Prompt): ChatCompletionMessageParam[] {
+export function convertPrompt(prompt: LanguageModelV3Prompt, rule: ResolvedReasoningRule): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   prompt.forEach((message, i) => {
     switch (message.role) {
@@ -21,15 +24,18 @@ export function convertPrompt(prompt: LanguageModelV3Prompt): ChatCompletionMess
       }
       case 'assistant': {
         let text = '';
+        // Joined with nothing: the parts are the pieces of the one reasoning text the model sent.
+        let reasoning = '';
         const toolCalls: ChatCompletionMessageToolCall[] = [];
         for (const part of message.content) {
           if (part.type === 'text') text += part.text;
+          else if (part.type === 'reasoning') reasoning += part.text;
           else if (part.type === 'tool-call' && !part.providerExecuted) {
-            toolCalls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) } });
+            const extra = extraContentOf(part.providerOptions);
+            toolCalls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) }, ...(extra ? { extra_content: extra } : {}) });
           }
-          // Reasoning is not sent back: the chat endpoint has no field for it on input.
         }
-        messages.push({ role: 'assistant', content: text || (toolCalls.length ? null : ''), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+        messages.push(prepareAssistantTurn({ content: text || (toolCalls.length ? null : ''), tool_calls: toolCalls, reasoning_content: reasoning }, rule));
         break;
       }
       case 'tool':

@@ -1,9 +1,10 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3GenerateResult, LanguageModelV3StreamResult, SharedV3Warning } from '@ai-sdk/provider';
 import type { ChatCompletionCreateParamsBase, ChatCompletionTool, ChatCompletionToolChoiceOption, Gateway, ResponseFormat } from '../index.js';
+import { reasoningRuleFor } from '../resources/chat/completions/reasoning.js';
 import { convertPrompt } from './convert-prompt.js';
 import { callGateway, type CallContext } from './errors.js';
 import { mapFinishReason, mapUsage, reasoningOf } from './map-response.js';
-import { headersOf, requestOptions, splitProviderOptions } from './shared.js';
+import { headersOf, requestOptions, splitProviderOptions, toolCallMetadata } from './shared.js';
 import { toStreamParts } from './stream-parts.js';
 
 /** A chat model of the gateway, as the AI SDK's language model (specification v3). */
@@ -23,8 +24,8 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
-    const { body, request, warnings } = this.prepare(options);
     const client = this.client();
+    const { body, request, warnings } = this.prepare(options, client);
     const context: CallContext = { url: `${client.baseURL}/chat/completions`, requestBodyValues: body };
     const { data, response } = await callGateway(context, () => client.chat.completions.create({ ...body, stream: false }, request).withResponse());
     const choice = data.choices[0];
@@ -34,7 +35,7 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     if (reasoning) content.push({ type: 'reasoning', text: reasoning });
     if (message.content) content.push({ type: 'text', text: message.content });
     for (const call of message.tool_calls ?? []) {
-      content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments || '{}' });
+      content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments || '{}', ...toolCallMetadata(call.extra_content) });
     }
     return {
       content,
@@ -48,11 +49,11 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
   }
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    const prepared = this.prepare(options);
+    const client = this.client();
+    const prepared = this.prepare(options, client);
     // Usage always: without it the AI SDK reports NaN tokens for every stream. A caller
     // who set stream_options keeps theirs.
     const body = { ...prepared.body, stream: true as const, stream_options: prepared.body.stream_options ?? { include_usage: true } };
-    const client = this.client();
     const context: CallContext = { url: `${client.baseURL}/chat/completions`, requestBodyValues: body };
     const { data: stream, response } = await callGateway(context, () => client.chat.completions.create(body, prepared.request).withResponse());
     return {
@@ -62,7 +63,7 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     };
   }
 
-  private prepare(options: LanguageModelV3CallOptions) {
+  private prepare(options: LanguageModelV3CallOptions, client: Gateway) {
     const warnings: SharedV3Warning[] = [];
     if (options.topK !== undefined) warnings.push({ type: 'unsupported', feature: 'topK' });
     const extras = splitProviderOptions(options.providerOptions);
@@ -76,7 +77,7 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     }
     const body: ChatCompletionCreateParamsBase & Record<string, unknown> = {
       model: this.modelId,
-      messages: convertPrompt(options.prompt),
+      messages: convertPrompt(options.prompt, reasoningRuleFor(this.modelId, reasoningRulesOf(client))),
       ...defined({
         max_tokens: options.maxOutputTokens,
         temperature: options.temperature,
@@ -93,6 +94,12 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     };
     return { body, request: requestOptions(options, extras.request), warnings };
   }
+}
+
+/** The client's `reasoningRules`; none from a client of an older copy of the package, which createUnifiedGateway also takes. */
+function reasoningRulesOf(client: Gateway): ReturnType<Gateway['chat']['completions']['_reasoningRules']> {
+  const completions: Partial<Pick<Gateway['chat']['completions'], '_reasoningRules'>> = client.chat.completions;
+  return typeof completions._reasoningRules === 'function' ? completions._reasoningRules() : {};
 }
 
 function responseFormat(format: LanguageModelV3CallOptions['responseFormat']): ResponseFormat | undefined {

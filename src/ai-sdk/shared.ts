@@ -1,7 +1,8 @@
+import type { JSONObject, SharedV3ProviderMetadata, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { RequestOptions } from '../index.js';
 
-/** The key of `providerOptions` this provider reads. */
-const PROVIDER_OPTIONS_KEY = 'unifiedGateway';
+/** The key of `providerOptions` this provider reads, and of the `providerMetadata` it writes. */
+export const PROVIDER_OPTIONS_KEY = 'unifiedGateway';
 
 /** Request options a caller may set per call under `providerOptions.unifiedGateway`; the rest goes into the body. */
 const requestOptionKeys = ['fallbackModels', 'timeout', 'idleTimeout', 'totalTimeout', 'maxRetries'] as const;
@@ -31,6 +32,21 @@ function definedHeaders(headers: Record<string, string | undefined> | undefined)
   if (!headers) return undefined;
   const defined = Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined);
   return defined.length ? Object.fromEntries(defined) : undefined;
+}
+
+/**
+ * A tool call's vendor data (`extra_content`: Gemini's thought signature) as the tool-call
+ * part's provider metadata; the AI SDK hands it back on the call in the next step's prompt
+ * (as `providerOptions`), where {@link extraContentOf} reads it.
+ */
+export function toolCallMetadata(extra: Record<string, unknown> | undefined): { providerMetadata: SharedV3ProviderMetadata } | undefined {
+  return extra ? { providerMetadata: { [PROVIDER_OPTIONS_KEY]: { extra_content: extra as JSONObject } } } : undefined;
+}
+
+/** The `extra_content` {@link toolCallMetadata} put on a tool call, from the prompt's part. */
+export function extraContentOf(providerOptions: SharedV3ProviderOptions | undefined): Record<string, unknown> | undefined {
+  const extra = providerOptions?.[PROVIDER_OPTIONS_KEY]?.['extra_content'];
+  return extra && typeof extra === 'object' && !Array.isArray(extra) ? extra : undefined;
 }
 
 /** Response headers as the specification carries them. */

@@ -2,11 +2,14 @@ import type { LanguageModelV3StreamPart, SharedV3Warning } from '@ai-sdk/provide
 import type { ChatCompletionChunk, CompletionUsage, Stream } from '../index.js';
 import { isAbortError, toAISDKError, type CallContext } from './errors.js';
 import { mapFinishReason, mapUsage, reasoningOf } from './map-response.js';
+import { toolCallMetadata } from './shared.js';
 
 interface ToolCallState {
   id: string;
   name: string;
   arguments: string;
+  /** Vendor data that goes back with the call (Gemini's thought signature), as the last fragment that had it sent it. */
+  extra?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -64,6 +67,7 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
         toolCalls.set(call.index, state);
         out.push({ type: 'tool-input-start', id: state.id, toolName: state.name });
       }
+      if (call.extra_content !== undefined) state.extra = call.extra_content;
       const piece = call.function?.arguments;
       if (piece) {
         state.arguments += piece;
@@ -76,9 +80,13 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
   const onEnd = (): LanguageModelV3StreamPart[] => {
     const out: LanguageModelV3StreamPart[] = [];
     closeBlocks(out);
+    // A stream that broke before its finish reason may have cut a call's arguments short, and
+    // a later call may be missing: its inputs are closed, but no call is made of a turn the
+    // model did not finish (the AI SDK would run the tools and go on to the next step).
+    const whole = !failed || finishReason != null;
     for (const call of toolCalls.values()) {
       out.push({ type: 'tool-input-end', id: call.id });
-      out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}' });
+      if (whole) out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}', ...toolCallMetadata(call.extra) });
     }
     out.push({ type: 'finish', usage: mapUsage(usage), finishReason: failed ? { unified: 'error', raw: finishReason ?? undefined } : mapFinishReason(finishReason) });
     return out;
