@@ -1,11 +1,12 @@
 import * as Errors from './core/errors.js';
 import { GatewayError, ValidationError } from './core/errors.js';
+import { ResponseCache, type CacheOptions } from './core/cache.js';
 import { failOpenStore } from './core/fail-open-store.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
 import { Fleet, type Limits } from './core/fleet.js';
 import type { GatewayHooks } from './core/hooks.js';
 import type { ModelId } from './core/model-catalog.js';
-import { checkBaseURL, checkFetchOptions, checkHeaders, checkLimits, checkNumber, checkStore, checkTelemetry } from './core/check.js';
+import { checkBaseURL, checkCache, checkFetchOptions, checkHeaders, checkLimits, checkNumber, checkStore, checkTelemetry } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
 import type { Telemetry } from './core/telemetry.js';
@@ -98,6 +99,14 @@ export interface GatewayOptions {
    */
   store?: Store | undefined;
   /**
+   * A response cache: an identical chat, completions or responses call (a stream too), or an
+   * embeddings input already embedded, is answered from `store` instead of being paid for
+   * again; per call, `cache: 'refresh' | 'bypass'`. Never images, transcriptions or videos.
+   * See docs/cache.md.
+   * @example { store: memoryStore({ maxBytes: 64 * 2 ** 20 }), ttl: 86_400_000 }
+   */
+  cache?: CacheOptions | undefined;
+  /**
    * Request and token rates the whole fleet on the store stays under: a call waits for its
    * share, and rejects with `RateLimitError` (nothing sent) when that would take longer than
    * `retry.maxRetryAfterMs`. See docs/fleet.md.
@@ -124,6 +133,8 @@ const defaults = {
   timeout: 600_000,
   idleTimeout: 60_000,
   failoverCooldown: FAILOVER_COOLDOWN_MS,
+  /** A day: re-runs of an evaluation the same day are answered from the cache. */
+  cacheTtl: 86_400_000,
 } as const;
 
 /** Options must be an object: `new Gateway(null)` would otherwise fail on a property read with a TypeError. */
@@ -189,6 +200,7 @@ export class Gateway implements APIClient {
     checkTelemetry(options.telemetry);
     checkStore(options.store);
     checkLimits(options.limits);
+    checkCache(options.cache);
     this.baseURL = checkBaseURL('baseURL', baseURL);
     this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;
     this.maxRetries = options.maxRetries ?? defaults.maxRetries;
@@ -197,6 +209,8 @@ export class Gateway implements APIClient {
     const store = options.store ?? memoryStore();
     if (!options.store) ownStores.add(store);
     const pool = new BaseURLPool(this.baseURL, this.backupBaseURL);
+    // A static key names what this account keeps in a store (hashed); a key function is never called for it.
+    const accountKey = typeof options.apiKey === 'function' ? undefined : (apiKey as () => string);
     const fleet = new Fleet({
       // A store of the user's (Redis) may be slow or gone: then this process goes on with its own memory.
       store: ownStores.has(store) ? store : failOpenStore(store, { log }),
@@ -204,9 +218,18 @@ export class Gateway implements APIClient {
       backup: pool.backup,
       cooldownMs: options.failoverCooldown ?? defaults.failoverCooldown,
       limits: options.limits,
-      accountKey: typeof options.apiKey === 'function' ? undefined : (apiKey as () => string),
+      accountKey,
       onFleet: events.onFleet,
       local: ownStores.has(store),
+    });
+    const cacheStore = options.cache && (options.cache.store ?? memoryStore());
+    const cache = cacheStore && new ResponseCache({
+      store: options.cache?.store ? failOpenStore(cacheStore, { log }) : cacheStore,
+      ttlMs: options.cache?.ttl ?? defaults.cacheTtl,
+      shareAcrossKeys: options.cache?.shareAcrossKeys === true,
+      accountKey,
+      base: pool.main,
+      redactor,
     });
     bindConfig(this, {
       // A closure rather than a property: nothing that inspects the config can print the key.
@@ -215,6 +238,7 @@ export class Gateway implements APIClient {
       pool,
       fleet,
       store,
+      cache,
       maxRetries: this.maxRetries,
       retry: resolveRetry(options.retry),
       timeout: this.timeout,

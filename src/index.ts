@@ -6,13 +6,14 @@ export { APIPromise } from './core/api-promise.js';
 export type { APIResult } from './core/api-promise.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ApiKeySource, RetryOptions } from './core/options.js';
-export type { AttemptInfo, FailoverInfo, FleetInfo, GatewayHooks, ModelFallbackInfo, ResponseInfo, RetryInfo } from './core/hooks.js';
+export type { AttemptInfo, CacheInfo, CacheOutcome, FailoverInfo, FleetInfo, GatewayHooks, ModelFallbackInfo, ResponseInfo, RetryInfo } from './core/hooks.js';
 // Stream classes are exported as types: the client makes streams, never a caller's `new`.
 export type { Stream } from './core/stream.js';
 export { streamFromReadable, type StreamFromReadableOptions } from './core/stream-from-readable.js';
 export { memoryStore } from './core/store.js';
 export type { MemoryStoreOptions, Store } from './core/store.js';
 export type { Limits } from './core/fleet.js';
+export type { CacheOptions } from './core/cache.js';
 export {
   GatewayError,
   APIError,

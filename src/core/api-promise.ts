@@ -1,6 +1,7 @@
 import { requestIDFrom } from '../internal/request-id.js';
 import { runCall } from './call.js';
 import { GatewayError } from './errors.js';
+import type { CacheOutcome } from './hooks.js';
 import type { CallOutcome, CallRequest, CoreConfig, RequestOptions } from './types.js';
 
 /** What a call produced: the result, and the HTTP response it came from. */
@@ -9,6 +10,12 @@ export interface APIResult<T> {
   response: Response;
   /** `x-request-id`, else `x-oneapi-request-id`, else null. */
   requestID: string | null;
+  /**
+   * What the response cache made of the call: `hit` (answered from it, nothing sent), `miss`
+   * (sent, and kept), `partial` (embeddings: only the inputs it lacked were sent); null without
+   * a cache, for calls it never answers, or with `cache: 'bypass'`.
+   */
+  cache: CacheOutcome | null;
 }
 
 /**
@@ -52,7 +59,7 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   #result(): Promise<APIResult<T>> {
-    return this.#run().then((outcome) => ({ data: dataOf(outcome), response: outcome.response, requestID: requestIDFrom(outcome.response.headers) }));
+    return this.#run().then((outcome) => ({ data: dataOf(outcome), response: outcome.response, requestID: requestIDFrom(outcome.response.headers), cache: outcome.cache }));
   }
 
   /**

@@ -33,6 +33,8 @@ export class CallState {
   readonly controller: AbortController | undefined;
   /** What stops the call's requests: the caller's signal, the stream's controller, and the total timeout. */
   readonly signal: AbortSignal | undefined;
+  /** The JSON body to send: the request's, or (the response cache) only the embeddings inputs it lacks. */
+  body: object | undefined;
   /** The tokens the call reserved of the fleet's budget (`limits`), reconciled with its answer's usage. */
   tokens = 0;
   /** A multipart body's files, read once for every model of the call. */
@@ -52,6 +54,7 @@ export class CallState {
     this.models = at.models;
     this.observer = at.observer;
     this.controller = request.stream ? new AbortController() : undefined;
+    this.body = request.body;
     const { totalTimeout } = options;
     if (totalTimeout !== undefined) {
       this.#deadline = Date.now() + totalTimeout;

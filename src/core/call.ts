@@ -6,7 +6,7 @@ import { redactError } from './error-factory.js';
 import { GatewayError, ValidationError } from './errors.js';
 import type { AttemptInfo } from './hooks.js';
 import { checkModels } from './options.js';
-import { recover, type Fallback } from './recovery.js';
+import { recover } from './recovery.js';
 import { admitCall, afterAnswer, beforeAttempt, firstBase, watchBase } from './fleet-call.js';
 import { withProgress } from './download.js';
 import type { SSEReader, StreamSink } from './sse-reader.js';
@@ -33,23 +33,18 @@ export async function runCall<T>(config: CoreConfig, request: CallRequest<T>, op
     if (options.headers) config.redactor.addHeaders(options.headers);
     request.schema?.check(request.form ? request.form.fields : request.body);
     call = new CallState(config, request, options, { raw, models: fallbackModels(config, request, options.fallbackModels), observer });
-    // A download is its own address, outside the fleet's bases, quota and budget.
-    if (call.url === undefined) call.tokens = await admitCall(call, request.model);
-    let reply = await sendRequest(call, await prepare(call, request.model));
-    for (let from = String(request.model); 'fallbackTo' in reply; ) {
-      const to = reply.fallbackTo;
-      config.events.onModelFallback?.({ from, to, error: reply.error });
-      reply = await sendRequest(call, await prepare(call, to));
-      from = to;
-    }
+    // The response cache answers what it holds (docs/cache.md); everything else is sent.
+    const mode = config.cache && request.cache ? (options.cache ?? 'use') : 'bypass';
+    const reply = mode === 'bypass' ? { ...(await sendRequest(call)), cache: null } : await (config.cache as NonNullable<CoreConfig['cache']>).through(call, mode, () => sendRequest(call as CallState));
+    if (reply.cache) config.events.onCache?.({ outcome: reply.cache, method: request.method, path: call.path, model: request.model });
     if (raw) {
       observer?.end({ data: reply.data });
-      return { response: reply.response };
+      return { response: reply.response, cache: reply.cache };
     }
     const data = await shape(call, reply);
     // After shaping: a reply that fails there (a ParseError) is the call's failure, for telemetry too.
     observer?.end({ data: reply.data });
-    return { response: reply.response, data: data as T };
+    return { response: reply.response, data: data as T, cache: reply.cache };
   } catch (error) {
     // Every error of a call passes here: secrets out of anything on the way (a parser's
     // ParseError quoting the reply, a custom fetch's message).
@@ -94,7 +89,7 @@ function fallbackModels(config: CoreConfig, request: CallRequest, requested: rea
 async function prepare(call: CallState, model: string | undefined): Promise<PreparedRequest> {
   const { request } = call;
   const swapped = model !== request.model;
-  const json = request.body && swapped ? { ...request.body, model } : request.body;
+  const json = call.body && swapped ? { ...call.body, model } : call.body;
   const described = { method: request.method, path: call.path, body: json, stream: request.stream !== undefined, url: call.url };
   call.observer?.request(described);
   const form = request.form ? await encodeForm(call, model) : undefined;
@@ -122,19 +117,23 @@ async function encodeForm(call: CallState, model: string | undefined): Promise<{
 }
 
 /**
- * Sends one model's request until it is answered, or until the decision is to fall back to
- * another model or to give up (then it throws the error to report).
+ * Sends the call until it is answered: admitted by the fleet (quota, rate budget), then each
+ * attempt, and after a failure what `recover` decides: the same request again (retry,
+ * failover), the next model (fallback, a new Idempotency-Key), or the error to give up with.
  */
-async function sendRequest(call: CallState, request: PreparedRequest): Promise<Reply | Fallback> {
+async function sendRequest(call: CallState): Promise<Reply> {
   const { method } = call.request;
   const { path, url } = call;
-  const { model, pinned } = request;
-  const progress = { baseURL: pinned ?? (url === undefined ? await firstBase(call, model) : call.config.pool.main), retries: 0, redirects: 0 };
-  for (let n = 1; ; n++) {
+  // A download is its own address, outside the fleet's bases, quota and budget.
+  if (url === undefined) call.tokens = await admitCall(call, call.request.model);
+  let request = await prepare(call, call.request.model);
+  let progress = { baseURL: request.pinned ?? (url === undefined ? await firstBase(call, request.model) : call.config.pool.main), retries: 0, redirects: 0, attempts: 0 };
+  for (;;) {
+    const { model, pinned } = request;
     if (url === undefined) progress.baseURL = await beforeAttempt(call, progress.baseURL, model, pinned !== undefined);
     const { baseURL } = progress;
     // An absolute URL (a download) is named without its query, which often holds a signed token.
-    const info: AttemptInfo = { method, url: url === undefined ? joinURL(baseURL, path) : shownURL(url), baseURL, attempt: n, idempotencyKey: request.headers['idempotency-key'] };
+    const info: AttemptInfo = { method, url: url === undefined ? joinURL(baseURL, path) : shownURL(url), baseURL, attempt: ++progress.attempts, idempotencyKey: request.headers['idempotency-key'] };
     const telemetry = call.observer?.attempt(info);
     const watched = watchBase(call, baseURL, model);
     try {
@@ -148,7 +147,10 @@ async function sendRequest(call: CallState, request: PreparedRequest): Promise<R
       // Stopped by the caller or the total timeout: nothing to decide, and no base to blame.
       if (call.signal?.aborted) throw call.stopped(`${info.method} ${info.url}`);
       const fallback = await recover(call, request, { error, info, progress });
-      if (fallback) return fallback;
+      if (!fallback) continue;
+      call.config.events.onModelFallback?.({ from: String(model), to: fallback.fallbackTo, error: fallback.error });
+      request = await prepare(call, fallback.fallbackTo);
+      progress = { baseURL: request.pinned ?? (await firstBase(call, request.model)), retries: 0, redirects: 0, attempts: 0 };
     } finally {
       watched?.done();
     }

@@ -95,6 +95,7 @@ export function checkRequestOptions(options: RequestOptions): void {
     throw new ValidationError('signal', 'must be an AbortSignal (e.g. controller.signal)');
   }
   if (options.headers !== undefined) checkHeaders('headers', options.headers);
+  if (options.cache !== undefined && options.cache !== 'use' && options.cache !== 'refresh' && options.cache !== 'bypass') throw new ValidationError('cache', "must be 'use', 'refresh' or 'bypass'");
   if (options.fetchOptions !== undefined) checkFetchOptions('fetchOptions', options.fetchOptions);
 }
 
@@ -115,4 +116,16 @@ export function checkLimits(value: unknown): void {
     if (name !== 'requestsPerMinute' && name !== 'tokensPerMinute') throw new ValidationError(`limits.${name}`, 'is not a limit: use requestsPerMinute or tokensPerMinute');
     if (rate !== undefined && !(typeof rate === 'number' && Number.isFinite(rate) && rate > 0)) throw new ValidationError(`limits.${name}`, 'must be a number above 0');
   }
+}
+
+/** The client's `cache`: `{ store?, ttl?, shareAcrossKeys? }`. */
+export function checkCache(value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ValidationError('cache', 'must be an object { store?, ttl?, shareAcrossKeys? }');
+  const { store, ttl, shareAcrossKeys, ...rest } = value as Record<string, unknown>;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) throw new ValidationError(`cache.${unknown}`, 'is not a cache option: use store, ttl or shareAcrossKeys');
+  if (store !== undefined) checkStore(store);
+  checkNumber('cache.ttl', ttl, 'ms');
+  if (shareAcrossKeys !== undefined && typeof shareAcrossKeys !== 'boolean') throw new ValidationError('cache.shareAcrossKeys', 'must be true or false');
 }

@@ -52,6 +52,18 @@ export interface ModelFallbackInfo {
   error: GatewayError;
 }
 
+/** What the response cache made of a call: answered from it, sent upstream, or (embeddings) partly both. */
+export type CacheOutcome = 'hit' | 'miss' | 'partial';
+
+/** Emitted for every call the response cache looks at (docs/cache.md). */
+export interface CacheInfo {
+  outcome: CacheOutcome;
+  method: string;
+  /** Relative to the base URL: `chat/completions`. */
+  path: string;
+  model: string | undefined;
+}
+
 /**
  * Emitted when what the fleet shares (docs/fleet.md) changes what a call does:
  * - `base-skipped`: the base is down for the fleet (it failed here or in another instance), so
@@ -85,6 +97,8 @@ export interface GatewayHooks {
   onModelFallback?: ((info: ModelFallbackInfo) => void) | undefined;
   /** The fleet's shared state changed what a call does: a base skipped, a pause honoured, a call held for budget or refused for quota. */
   onFleet?: ((info: FleetInfo) => void) | undefined;
+  /** The response cache answered a call (`hit`), sent it (`miss`), or sent only the inputs it lacked (`partial`). */
+  onCache?: ((info: CacheInfo) => void) | undefined;
 }
 
 /** Emitted when a call fails for good after the SDK could have tried again (not a public hook). */

@@ -91,6 +91,8 @@ export class SSEReader implements AsyncIterator<never> {
   #content = false;
   /** The iterator has finished (normally, by error, or by return()). */
   #closed = false;
+  /** The frames handed out, kept for the response cache (`record`), and who wants them at a normal end. */
+  #recorded: { frames: unknown[]; done: (frames: unknown[]) => void } | undefined;
   /** An abort that came before anything asked for the next frame: the next read throws it. */
   #pending: GatewayError | undefined;
   /** `[DONE]` or a terminal event was read: what follows is the end. */
@@ -115,6 +117,11 @@ export class SSEReader implements AsyncIterator<never> {
   /** The Stream this reader fills: told of each frame as the caller gets it. */
   attach(sink: StreamSink): void {
     this.#sink = sink;
+  }
+
+  /** Keeps every frame handed out and gives them to `done` when the stream ends normally (never when it is cut, left or fails). */
+  record(done: (frames: unknown[]) => void): void {
+    this.#recorded = { frames: [], done };
   }
 
   /** Reads until a frame with content, or the end, is held (see openEventStream). */
@@ -214,6 +221,7 @@ export class SSEReader implements AsyncIterator<never> {
       // An accumulator that refuses a frame may quote it: the client's secrets come out first.
       throw error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;
     }
+    this.#recorded?.frames.push(result.value);
     return result;
   }
 
@@ -302,6 +310,7 @@ export class SSEReader implements AsyncIterator<never> {
     this.#options.signal.removeEventListener('abort', this.#onAbort);
     if (!this.#eof) void this.#body.cancel().catch(() => undefined);
     if (!normally && !this.#options.controller.signal.aborted) this.#options.controller.abort();
+    if (normally && this.#recorded) this.#recorded.done(this.#recorded.frames);
     // Last: the stream is released whatever an observer does.
     this.#options.observer?.streamEnd(error === undefined ? { left: !normally } : { error });
   }

@@ -2,10 +2,10 @@ import type { Redactor } from '../internal/redact.js';
 import type { BaseURLPool } from './failover.js';
 import type { Fleet } from './fleet.js';
 import type { Store } from './store.js';
-import type { CoreEvents, RetryInfo } from './hooks.js';
+import type { CacheOutcome, CoreEvents, RetryInfo } from './hooks.js';
 import type { ModelId } from './model-catalog.js';
 import type { RetryPacing } from './retry.js';
-import type { Telemetry } from './telemetry.js';
+import type { CallObserver, Telemetry } from './telemetry.js';
 
 // The types the core's stages share: what a caller passes, what a resource describes, what
 // the client resolved. Kept apart from the code so that no two core modules import each other.
@@ -23,6 +23,12 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra headers for this request; they win over the client's `defaultHeaders`. */
   headers?: Record<string, string> | undefined;
+  /**
+   * The response cache for this call (with the client's `cache` option): `use` answers from it
+   * and keeps the answer, `refresh` sends anyway and keeps the new answer, `bypass` neither
+   * reads nor writes it. @default 'use'
+   */
+  cache?: 'use' | 'refresh' | 'bypass' | undefined;
   /** Streams only: ms without a single byte (SSE `: PING` comments count) before the stream fails. */
   idleTimeout?: number | undefined;
   /**
@@ -87,6 +93,8 @@ export interface CoreConfig {
   readonly fleet: Fleet;
   /** The store as given (or the client's own memoryStore): what withOptions() shares. */
   readonly store: Store;
+  /** The response cache, with the client's `cache` option. */
+  readonly cache: CallCache | undefined;
   readonly maxRetries: number;
   readonly retry: RetryPacing;
   readonly timeout: number;
@@ -140,6 +148,8 @@ export interface CallRequest<T = unknown> {
   stream?: StreamClass<unknown> | undefined;
   /** Handed to the stream class's constructor (parse() gives its params, to parse the final completion). */
   streamParams?: unknown;
+  /** The response cache may answer this call: as a whole (chat, completions, responses), or input by input (embeddings). */
+  cache?: 'whole' | 'per-input' | undefined;
   /** Shapes the parsed body into the result. @default the body as it is */
   map?: ((data: unknown, response: Response) => T | Promise<T>) | undefined;
   /** Turns a failure into the error the method documents. */
@@ -185,6 +195,8 @@ export interface StreamClass<S> {
 export interface CallOutcome<T> {
   response: Response;
   data?: T;
+  /** What the response cache made of the call; null when it did not look (no cache, not cacheable, `bypass`). */
+  cache: CacheOutcome | null;
 }
 
 /** What an attempt produced: the response, and its body (parsed JSON or text, the opened stream or download). */
@@ -215,4 +227,25 @@ export interface OpenBody {
   signal: AbortSignal;
   method: string;
   url: string;
+}
+
+/** What the response cache reads of a call (core/call-state.ts's CallState is one). */
+export interface CacheCall {
+  readonly request: CallRequest;
+  readonly path: string;
+  /** The body to send; for embeddings, replaced by the inputs the cache lacks. */
+  body: object | undefined;
+  readonly raw: boolean;
+  readonly observer: CallObserver | undefined;
+}
+
+/** A call's answer: from the cache, or sent upstream; and what the cache made of it. */
+export interface CachedReply extends Reply {
+  cache: CacheOutcome;
+}
+
+/** The response cache as the core calls it (core/cache.ts). */
+export interface CallCache {
+  /** The call's answer from the cache when it holds one, else from `send`, kept when it completes. */
+  through(call: CacheCall, mode: 'use' | 'refresh', send: () => Promise<Reply>): Promise<CachedReply>;
 }

@@ -18,6 +18,6 @@ export class Completions extends APIResource {
   create(body: CompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<Stream<Completion>>;
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>>;
   create(body: CompletionCreateParams, options?: RequestOptions): APIPromise<Completion | Stream<Completion>> {
-    return this._post('completions', { body, schema, stream: CompletionStream }, options);
+    return this._post('completions', { body, schema, stream: CompletionStream, cache: 'whole' }, options);
   }
 }

@@ -33,7 +33,7 @@ export class Embeddings extends APIResource {
     const format = body?.encoding_format;
     const sent = typeof body === 'object' && body !== null ? { ...body, encoding_format: wireFormat(format) } : body;
     const map = (data: unknown) => decodeAsAsked(format, false, data) as CreateEmbeddingResponse<number[] | string>;
-    return this._post('embeddings', { body: sent, schema, clientFallbacks: false, map }, options);
+    return this._post('embeddings', { body: sent, schema, clientFallbacks: false, map, cache: 'per-input' }, options);
   }
 
   /**
@@ -99,6 +99,6 @@ export class Embeddings extends APIResource {
     if (float32 && body.encoding_format === 'base64') throw new ValidationError('float32', "cannot be combined with encoding_format: 'base64' (raw strings)");
     const sent = { ...body, encoding_format: wireFormat(body.encoding_format) };
     const map = (data: unknown): CreateEmbeddingResponse<Vector> => decodeAsAsked(body.encoding_format, float32, data);
-    return (input, requestOptions, retries) => this._request({ method: 'POST', path: 'embeddings', body: { ...sent, input }, map, ...retries }, requestOptions);
+    return (input, requestOptions, retries) => this._request({ method: 'POST', path: 'embeddings', body: { ...sent, input }, map, cache: 'per-input', ...retries }, requestOptions);
   }
 }

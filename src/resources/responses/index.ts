@@ -19,6 +19,6 @@ export class Responses extends APIResource {
   create(body: ResponseCreateParamsStreaming, options?: RequestOptions): APIPromise<ResponseStream>;
   create(body: ResponseCreateParams, options?: RequestOptions): APIPromise<Response | ResponseStream>;
   create(body: ResponseCreateParams, options?: RequestOptions): APIPromise<Response | ResponseStream> {
-    return this._post<Response | ResponseStream>('responses', { body, schema, stream: ResponseStream, map: (data) => withOutputText(data as Response) }, options);
+    return this._post<Response | ResponseStream>('responses', { body, schema, stream: ResponseStream, map: (data) => withOutputText(data as Response), cache: 'whole' }, options);
   }
 }

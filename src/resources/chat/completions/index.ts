@@ -34,7 +34,7 @@ export class ChatCompletions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
-    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body, schema, stream: ChatCompletionStream, map: normalizeCompletion }, options);
+    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body, schema, stream: ChatCompletionStream, map: normalizeCompletion, cache: 'whole' }, options);
   }
 
   /**
@@ -58,7 +58,7 @@ export class ChatCompletions extends APIResource {
   parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ParsedChatCompletionStream> {
     const map = (data: unknown) => parseCompletion(normalizeCompletion(data), body);
-    return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body, schema, stream: ParsingChatCompletionStream, streamParams: body, map }, options) as
+    return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body, schema, stream: ParsingChatCompletionStream, streamParams: body, map, cache: 'whole' }, options) as
       | APIPromise<ParsedChatCompletion>
       | APIPromise<ParsedChatCompletionStream>;
   }
