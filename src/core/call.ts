@@ -36,7 +36,10 @@ export async function runCall<T>(config: CoreConfig, request: CallRequest<T>, op
     // The response cache answers what it holds (docs/cache.md); everything else is sent.
     const mode = config.cache && request.cache ? (options.cache ?? 'use') : 'bypass';
     const reply = mode === 'bypass' ? { ...(await sendRequest(call)), cache: null } : await (config.cache as NonNullable<CoreConfig['cache']>).through(call, mode, () => sendRequest(call as CallState));
-    if (reply.cache) config.events.onCache?.({ outcome: reply.cache, method: request.method, path: call.path, model: request.model });
+    if (reply.cache) {
+      config.events.onCache?.({ outcome: reply.cache, method: request.method, path: call.path, model: request.model });
+      observer?.cache?.(reply.cache, { method: request.method, path: call.path, body: request.body, stream: request.stream !== undefined });
+    }
     if (raw) {
       observer?.end({ data: reply.data });
       return { response: reply.response, cache: reply.cache };

@@ -3,6 +3,7 @@ import { joinURL } from './attempt.js';
 import type { CallState } from './call-state.js';
 import { createAPIError, parseErrorBody } from './error-factory.js';
 import { APIError, GatewayError, isQuotaError, RateLimitError } from './errors.js';
+import type { FleetInfo } from './hooks.js';
 import { chooseBase, estimateTokens, isAvailable, pauseLeftMs, quotaDecision, usedTokens } from './fleet-rules.js';
 
 // What the fleet's shared state (core/fleet.ts) does to one call, at each of its steps:
@@ -23,7 +24,7 @@ export async function admitCall(call: CallState, model: string | undefined): Pro
   const view = await fleet.view(model);
   const quota = quotaDecision(view, Date.now());
   if (quota !== 'send' && !(quota === 'probe' && (await fleet.lock('quota-probe')))) {
-    fleet.tell({ event: 'quota-exhausted', baseURL: pool.main, model, waitMs: 0 });
+    tell(call, { event: 'quota-exhausted', baseURL: pool.main, model, waitMs: 0 });
     throw refusal(call, 'insufficient_quota', `The quota is exhausted, as the gateway said at ${new Date(view.quota?.at ?? 0).toISOString()} ("${view.quota?.message ?? 'insufficient_quota'}"); nothing was sent. One call retries it after failoverCooldown`, null);
   }
   if (!fleet.settings.limits) return 0;
@@ -32,7 +33,7 @@ export async function admitCall(call: CallState, model: string | undefined): Pro
   const { taken, waitMs } = await fleet.reserve(tokens, Math.min(retry.maxRetryAfterMs, budget ?? Number.POSITIVE_INFINITY));
   if (!taken) throw refusal(call, 'rate_limit_exceeded', `The fleet's rate budget (limits) would take ${waitMs} ms to allow this call, beyond retry.maxRetryAfterMs; nothing was sent`, waitMs);
   if (waitMs > 0) {
-    fleet.tell({ event: 'held', baseURL: pool.main, model, waitMs });
+    tell(call, { event: 'held', baseURL: pool.main, model, waitMs });
     await sleep(waitMs, call.signal).catch(() => {
       throw call.stopped(`${call.request.method} ${call.path}`);
     });
@@ -46,7 +47,7 @@ export async function firstBase(call: CallState, model: string | undefined): Pro
   const choice = chooseBase(await fleet.view(model), pool, Date.now());
   const probing = choice.probe && (await fleet.lock('probe', choice.base));
   const base = choice.probe && !probing && pool.backup ? pool.backup : choice.base;
-  if (base !== pool.main) fleet.tell({ event: 'base-skipped', baseURL: base, skipped: pool.main, model, waitMs: 0 });
+  if (base !== pool.main) tell(call, { event: 'base-skipped', baseURL: base, skipped: pool.main, model, waitMs: 0 });
   return base;
 }
 
@@ -67,7 +68,7 @@ export async function beforeAttempt(call: CallState, base: string, model: string
   if (left > retry.maxRetryAfterMs || (budget !== undefined && left >= budget)) {
     throw refusal(call, 'rate_limit_exceeded', `A 429 paused ${model ?? 'calls'} on ${base} for the fleet for ${left} ms more, beyond what this call may wait; nothing was sent`, left);
   }
-  fleet.tell({ event: 'paused', baseURL: base, model, waitMs: left });
+  tell(call, { event: 'paused', baseURL: base, model, waitMs: left });
   await sleep(left, call.signal).catch(() => {
     throw call.stopped(`${call.request.method} ${call.path}`);
   });
@@ -99,6 +100,12 @@ export async function afterFailure(call: CallState, at: { base: string; model: s
 /** The base an attempt in flight is watched on: its signal aborts when the fleet marks the base down. */
 export function watchBase(call: CallState, base: string, model: string | undefined): { signal: AbortSignal; done: () => void } | undefined {
   return call.url === undefined && call.config.pool.backup ? call.config.fleet.watch(base, model) : undefined;
+}
+
+/** Tells the hooks and the logger (through the fleet) and telemetry what the fleet's state did to the call. */
+function tell(call: CallState, info: FleetInfo): void {
+  call.config.fleet.tell(info);
+  call.observer?.fleet?.(info);
 }
 
 /** An error the fleet's state gives before anything is sent: quota, or a wait beyond what the call allows. */

@@ -1,4 +1,4 @@
-import type { AttemptInfo } from './hooks.js';
+import type { AttemptInfo, CacheOutcome, FleetInfo } from './hooks.js';
 
 // What the core tells an observer about each call: a small, vendor-neutral interface, so the
 // core imports no tracing library. `unified-gateway/otel` implements it with OpenTelemetry.
@@ -74,6 +74,13 @@ export interface CallObserver {
    * on or off.
    */
   chunk(frame: unknown): boolean | void;
+  /**
+   * What the response cache made of the call (with the client's `cache` option): on a `hit`
+   * nothing was sent, and `req` is the request it answered (no `request()` came before).
+   */
+  cache?(outcome: CacheOutcome, req: TelemetryRequest): void;
+  /** The fleet's shared state changed what the call does (a base skipped, a pause, a hold, a quota refusal). */
+  fleet?(info: FleetInfo): void;
   /** The call settled (its promise resolved or rejected); called once. */
   end(result: CallEnd): void;
   /** A streamed answer ended; called once, after `end` (before it only for a stream aborted while its call settles). */

@@ -47,12 +47,19 @@ export const ATTR = {
   /** This SDK's own, on a fallback event: the model given up and the model tried next. */
   fallbackFrom: 'unified_gateway.fallback.from',
   fallbackTo: 'unified_gateway.fallback.to',
+  /** This SDK's own: what the response cache made of the call (`hit`: nothing was sent). */
+  cache: 'unified_gateway.cache',
+  /** This SDK's own, on a fleet event: what the fleet's state did, and how long the call waited. */
+  fleetEvent: 'unified_gateway.fleet.event',
+  fleetWaitMs: 'unified_gateway.fleet.wait_ms',
 } as const;
 
 /** Span events. */
 export const EVENT = {
   /** The call moved on to the next of its fallback models. */
   modelFallback: 'unified_gateway.model_fallback',
+  /** The fleet's shared state (docs/fleet.md) changed what the call does. */
+  fleet: 'unified_gateway.fleet',
 } as const;
 
 /**

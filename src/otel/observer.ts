@@ -1,5 +1,5 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import type { AttemptInfo } from '../core/hooks.js';
+import type { AttemptInfo, CacheOutcome, FleetInfo } from '../core/hooks.js';
 import type { AttemptObserver, CallEnd, CallObserver, StreamEnd, TelemetryRedactor, TelemetryRequest } from '../core/telemetry.js';
 import { StreamAnswer, readAnswer, type Answer } from './answer.js';
 import { inputOf } from './content.js';
@@ -77,6 +77,9 @@ export class CallSpan implements CallObserver {
   #chunkAttributes: Attributes | undefined;
   #ended = false;
 
+  /** Fleet events from before the span existed. */
+  #early: Attributes[] | undefined;
+
   constructor(settings: ObserverSettings, redactor: TelemetryRedactor) {
     this.#settings = settings;
     this.#redactor = redactor;
@@ -111,6 +114,27 @@ export class CallSpan implements CallObserver {
       this.#settings.report(error, this.#redactor);
     }
     return shown;
+  }
+
+  cache(outcome: CacheOutcome, req: TelemetryRequest): void {
+    try {
+      // A hit sent nothing: its span starts here.
+      if (!this.#span) this.#request(req);
+      this.#span?.setAttribute(ATTR.cache, outcome);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
+  }
+
+  fleet(info: FleetInfo): void {
+    try {
+      const event = { [ATTR.fleetEvent]: info.event, [ATTR.fleetWaitMs]: info.waitMs };
+      // What happens before anything is sent (a quota refusal, a hold for budget) comes before the span.
+      if (this.#span) this.#span.addEvent(EVENT.fleet, event);
+      else (this.#early ??= []).push(event);
+    } catch (error) {
+      this.#settings.report(error, this.#redactor);
+    }
   }
 
   end(result: CallEnd): void {
@@ -152,6 +176,8 @@ export class CallSpan implements CallObserver {
     if (settings.captureContent && operation !== OPERATION.embeddings) Object.assign(attributes, this.#input(body));
     this.#span = settings.tracer.startSpan(model ? `${operation} ${model}` : operation, { kind: SpanKind.CLIENT, attributes }, this.#parent);
     this.#spanContext = trace.setSpan(this.#parent, this.#span);
+    for (const event of this.#early ?? []) this.#span.addEvent(EVENT.fleet, event);
+    this.#early = undefined;
     this.#askForUsage(req, body);
   }
 
