@@ -76,24 +76,81 @@ function stop(source: PartialSource, error: unknown): unknown {
 }
 
 /**
- * Increasingly complete values of the JSON text arriving as `deltas`, one per delta that
- * changed the value. Each is a new top-level value in which what changed is new and what did
- * not is the previous value's own, so a UI can compare by identity. Strings may be cut short
- * (never inside a surrogate pair); numbers, true, false and null appear only once complete;
- * a value keeps its type. Throws what jsonriver throws for text that cannot be JSON or ends early.
+ * What a copy may cost per character read since the one before, in array items and object
+ * keys. A copy costs the sizes of the arrays and objects still being written, so a copy at
+ * every delta would cost the square of the reply's length in all. A copy is made once the
+ * characters read since the last one pay for what that one cost (the next can cost no more
+ * than it plus those characters), which keeps the whole reply linear. In 8-character deltas:
+ * a partial after every delta that changed the value while the open arrays hold up to about
+ * 250 items and the open objects about 100 keys, one every few deltas beyond.
+ */
+const SLOTS_PER_CHARACTER = 32;
+
+/**
+ * Increasingly complete values of the JSON text arriving as `deltas`. Each is a new top-level
+ * value in which what changed is new and what did not is the previous value's own, so a UI
+ * can compare by identity. Strings may be cut short (never inside a surrogate pair);
+ * numbers, true, false and null appear only once complete; a value keeps its type. Throws
+ * what jsonriver throws for text that cannot be JSON or ends early.
  *
- * jsonriver parses in time linear in the text, updating one value in place; a copy per delta
- * costs the size of the arrays and objects still open (each copied shallowly).
+ * jsonriver parses each delta once, updating one value in place; a copy of it follows a
+ * delta when the characters read since the last copy pay for it (SLOTS_PER_CHARACTER), and
+ * the whole value always ends the sequence.
  */
 export async function* partialValues(deltas: AsyncIterable<string>): AsyncGenerator<unknown, void, undefined> {
   // A dynamic import even here: the CJS build inlines this module, and would turn a static
   // import of jsonriver (ESM only) into a require() that Node 20 before 20.19 refuses.
   const { parse } = await import('jsonriver');
+  const text = new ReadText(deltas);
   const copies = new Copies();
   let last: unknown = copies;
-  for await (const value of parse(deltas, { completeCallback: copies.completed })) {
-    const copy = copies.of(value, true);
-    if (copy !== last) yield (last = copy);
+  let live: unknown;
+  let copiedAt = 0;
+  let cost = 0;
+  let behind = false;
+  const copy = (): unknown => {
+    copiedAt = text.read;
+    behind = false;
+    const value = copies.copy(live, text.endsInHalfPair());
+    cost = copies.cost;
+    return value;
+  };
+  for await (const value of parse(text, { completeCallback: copies.completed })) {
+    live = value;
+    behind = true;
+    if ((text.read - copiedAt) * SLOTS_PER_CHARACTER < cost) continue;
+    const next = copy();
+    if (next !== last) yield (last = next);
+  }
+  if (behind) {
+    const next = copy();
+    if (next !== last) yield next;
+  }
+}
+
+/** The text handed to jsonriver: how much of it was read, and whether it ends inside a surrogate pair. */
+class ReadText implements AsyncIterable<string> {
+  read = 0;
+  /** The last characters read: enough to hold a `\uD83D\uDE0` escape cut short. */
+  #tail = '';
+  readonly #deltas: AsyncIterable<string>;
+  constructor(deltas: AsyncIterable<string>) {
+    this.#deltas = deltas;
+  }
+  async *[Symbol.asyncIterator](): AsyncGenerator<string, void, undefined> {
+    for await (const delta of this.#deltas) {
+      this.read += delta.length;
+      this.#tail = delta.length >= 16 ? delta.slice(-16) : (this.#tail + delta).slice(-16);
+      yield delta;
+    }
+  }
+  /**
+   * Whether the string being written may end in half a surrogate pair: the text ends with a
+   * high surrogate, or with its `\u` escape (then perhaps the start of the next escape, which
+   * jsonriver waits for). Told by the text, so the string itself, which can be long, is not read.
+   */
+  endsInHalfPair(): boolean {
+    return /(?:[\ud800-\udbff]|\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\(?:u.{0,3})?)?)$/.test(this.#tail);
   }
 }
 
@@ -113,14 +170,30 @@ interface Mirror {
 class Copies {
   readonly #mirrors = new WeakMap<object, Mirror>();
   readonly #complete = new WeakSet<object>();
+  /** The text read so far ends inside a surrogate pair. */
+  #halfPair = false;
+  /** What the last copy() cost: the sizes of the arrays and objects it went through. */
+  cost = 0;
 
   readonly completed = (value: unknown): void => {
     if (typeof value === 'object' && value !== null) this.#complete.add(value);
   };
 
-  /** The copy of `value`; `open` when it may still grow (its last character may be half a pair). */
-  of(value: unknown, open: boolean): unknown {
-    if (typeof value === 'string') return open ? wholeCharacters(value) : value;
+  /** The copy of the top-level value; `halfPair` when the text read ends inside a surrogate pair. */
+  copy(value: unknown, halfPair: boolean): unknown {
+    this.#halfPair = halfPair;
+    this.cost = 0;
+    return this.#of(value, undefined, true);
+  }
+
+  /** The copy of `value`, whose copy in the previous partial was `previous`; `open` when it may still grow. */
+  #of(value: unknown, previous: unknown, open: boolean): unknown {
+    if (typeof value === 'string') {
+      // A string that did not change keeps its copy; one that grew loses a high surrogate
+      // whose pair has not arrived (only ever the last one written, so the only one read).
+      if (value === previous || !open || !this.#halfPair) return value;
+      return wholeCharacters(value);
+    }
     if (typeof value !== 'object' || value === null) return value;
     const mirror = this.#mirrors.get(value);
     if (mirror?.done) return mirror.copy;
@@ -132,9 +205,10 @@ class Copies {
   }
 
   #array(live: unknown[], previous: unknown[] | undefined, done: boolean): unknown[] {
+    this.cost += 1 + live.length;
     const from = previous && previous.length > 0 ? previous.length - 1 : 0;
     const items: unknown[] = [];
-    for (let i = from; i < live.length; i++) items.push(this.of(live[i], !done));
+    for (let i = from; i < live.length; i++) items.push(this.#of(live[i], previous?.[i], !done));
     if (previous && live.length === previous.length && (live.length === 0 || items[0] === previous[from])) return previous;
     const copy = previous ? previous.slice(0, from) : [];
     for (const item of items) copy.push(item);
@@ -142,10 +216,15 @@ class Copies {
   }
 
   #object(live: Record<string, unknown>, previous: Record<string, unknown> | undefined, done: boolean): Record<string, unknown> {
+    const keys = Object.keys(live);
+    // Copying an object costs more per key the more keys it has (about ten times more at
+    // 1,000 keys than at 20, measured on Node 20): such an object is copied less often.
+    this.cost += 1 + keys.length + (keys.length * keys.length) / 64;
     let changes: Array<[string, unknown]> | undefined;
-    for (const key of Object.keys(live)) {
-      const value = this.of(live[key], !done);
-      if (!previous || !Object.hasOwn(previous, key) || previous[key] !== value) (changes ??= []).push([key, value]);
+    for (const key of keys) {
+      const before = previous && Object.hasOwn(previous, key) ? previous[key] : undefined;
+      const value = this.#of(live[key], before, !done);
+      if (!previous || !Object.hasOwn(previous, key) || before !== value) (changes ??= []).push([key, value]);
     }
     if (previous && !changes) return previous;
     const copy = { ...previous };

@@ -58,7 +58,9 @@ export type DeepPartial<T> = T extends ReadonlyArray<infer U> ? Array<DeepPartia
 export interface ParsedChatCompletionStream<T = unknown, Tool = ChatCompletionTool> extends ChatCompletionStream<ParsedChatCompletion<T, Tool>> {
   /**
    * The reply as it is written: a {@link DeepPartial} of the schema's output each time it
-   * grew, parsed as the content streams (in time linear in its length). Each partial is a new
+   * grew, parsed as the content streams in time linear in its length (so, once the arrays
+   * and objects being written hold hundreds of items, a partial every few deltas rather than
+   * after each; the whole value always comes last). Each partial is a new
    * top-level object: what changed is new, what did not is the previous partial's own, so a
    * UI can compare by identity. A string may be cut short; a number, true, false or null
    * appears only once complete; a value never changes type. Partials are not validated:
