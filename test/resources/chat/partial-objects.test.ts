@@ -142,9 +142,15 @@ describe('stream.partialObjects', () => {
     const stream = await client.chat.completions.parse(params);
     const err = await collect(stream.partialObjects()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ParseError);
-    expect(err).toMatchObject({ message: expect.stringMatching(/not valid JSON: Sure!/) });
+    // Not the whole reply: the request was stopped, and `content` is what was read until then, as the message says.
+    expect(err).toMatchObject({
+      content: 'Sure! Here',
+      issues: [],
+      message: 'The reply is not valid JSON; partialObjects() stopped the request after its first 10 characters, which were: Sure! Here',
+    });
     await cancelled;
     expect(stream.controller.signal.aborted).toBe(true);
+    await expect(stream.finalChatCompletion()).rejects.toBe(err);
   });
 
   it('cancels the request when the loop is left early; finalChatCompletion() then rejects with APIUserAbortError', async () => {

@@ -8,6 +8,7 @@ import type {
   ParsedChatCompletion,
   ParsedChatCompletionStream,
   ParsedOf,
+  PartialOf,
   RunToolsOptions,
   ToolOf,
   ToolRunResult,
@@ -59,7 +60,7 @@ export class ChatCompletions extends APIResource {
    * console.log(completion.choices[0]?.message.parsed?.celsius);
    */
   parse<P extends ChatCompletionParseParams & { stream?: false | null | undefined }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>;
-  parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>>>;
+  parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>, PartialOf<P>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ParsedChatCompletionStream> {
     return this._post(
       {

@@ -17,7 +17,8 @@ export interface PartialSource {
 /**
  * The reply's JSON as increasingly complete values (see {@link partialValues}), then the end:
  * `source.final()` (the reply validated by its schema) settles before the iteration ends, and
- * its error is thrown. Content that cannot be JSON stops the request at once with ParseError;
+ * its error is thrown. Content that cannot be JSON stops the request at once with ParseError,
+ * whose `content` is the text read until then;
  * a stream that fails throws its own error; leaving early cancels the request.
  */
 export async function* streamPartials(source: PartialSource): AsyncGenerator<unknown, void, undefined> {
@@ -54,10 +55,12 @@ export async function* streamPartials(source: PartialSource): AsyncGenerator<unk
     yield* partialValues(text());
   } catch (error) {
     if (failed) throw stop(source, failed.error);
-    // The reply can no longer become JSON: waiting for the rest would only spend tokens.
+    // The reply can no longer become JSON: reading the rest would only spend tokens. So
+    // `content` is what was read, and the message says the reply was cut here.
     if (!ended) {
       const content = read.toString();
-      throw stop(source, new ParseError(`The reply is not valid JSON: ${content.length > 200 ? `${content.slice(0, 200)}…` : content}`, content, [], { cause: error }));
+      const shown = content.length > 200 ? `${content.slice(0, 200)}…` : content;
+      throw stop(source, new ParseError(`The reply is not valid JSON; partialObjects() stopped the request after its first ${content.length} characters, which were: ${shown}`, content, [], { cause: error }));
     }
     // Otherwise the whole reply is in (cut at max_tokens, text after the JSON, or no
     // content: a refusal); finalChatCompletion() tells which, as parse() would.
