@@ -72,8 +72,35 @@ export class Embeddings extends APIResource {
   iterate(body: EmbeddingIterateParams & { encoding_format?: 'float' | undefined }, options?: EmbeddingIterateOptions & NotFloat32): AsyncIterable<Embedding>;
   iterate(body: EmbeddingIterateParams, options?: EmbeddingIterateOptions): AsyncIterable<Embedding<number[] | string | Float32Array>>;
   async *iterate(body: EmbeddingIterateParams, options?: EmbeddingIterateOptions): AsyncIterable<Embedding<number[] | string | Float32Array>> {
-    // Opened before the code loads: a readline interface drops the lines it reads before its iterator exists.
-    const opened = (body?.input as Partial<AsyncIterable<string>> | undefined)?.[Symbol.asyncIterator]?.();
-    yield* await (await loadCalls()).iterate(this._pipeline(), body, options, opened);
+    const input = pulledAtOnce(body?.input);
+    yield* await (await loadCalls()).iterate(this._pipeline(), body, options, input);
   }
+}
+
+/**
+ * An async input's iterator, its first `next()` called at once: the code of iterate() loads
+ * on its first call (tens of ms), while a readline interface emits the lines it reads to
+ * whoever listens, and a generator over one (skipping lines, say) only listens once pulled.
+ */
+function pulledAtOnce(input: unknown): AsyncIterator<unknown> | undefined {
+  const open = (input as Partial<AsyncIterable<unknown>> | null | undefined)?.[Symbol.asyncIterator];
+  if (typeof open !== 'function') return undefined;
+  const iterator = open.call(input);
+  let first: Promise<IteratorResult<unknown>> | undefined;
+  try {
+    first = Promise.resolve(iterator.next());
+  } catch (error) {
+    first = Promise.reject(error);
+  }
+  // Read by iterate() in turn; a rejection it never reaches (a refused argument) is not unhandled.
+  first.catch(() => {});
+  const pulled: AsyncIterator<unknown> = {
+    next: () => {
+      const step = first ?? iterator.next();
+      first = undefined;
+      return step;
+    },
+  };
+  if (iterator.return) pulled.return = (value?: unknown) => (iterator.return as (value?: unknown) => Promise<IteratorResult<unknown>>).call(iterator, value);
+  return pulled;
 }

@@ -161,15 +161,18 @@ export async function* iterate(prepare: () => BatchCall, body: EmbeddingIterateP
     stop.abort(signal?.reason);
     for (const batch of held) batch.settle();
   };
+  /** `signal` once checked and listened to. */
+  let watched: AbortSignal | undefined;
   const checkAborted = () => {
     if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   };
   try {
     // Checked inside the try, so that an input already opened is closed on a bad argument too.
-    checkBatchOptions(batchSize, concurrency);
+    checkBatchOptions(options);
     call = prepare();
     checkAborted();
     signal?.addEventListener('abort', onAbort, { once: true });
+    watched = signal;
     for (;;) {
       fill();
       const head = held[0];
@@ -189,18 +192,39 @@ export async function* iterate(prepare: () => BatchCall, body: EmbeddingIterateP
       }
     }
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    watched?.removeEventListener('abort', onAbort);
     stop.abort();
-    if (!inputEnded) closeInput(source);
+    if (!inputEnded) closeInput(source, body?.input);
   }
 }
 
 /** Lets the input release what it holds (a file, a socket); a read still pending is not waited for. */
-function closeInput(source: Source): void {
+function closeInput(source: Source, input: unknown): void {
   try {
     const closing = source.sync ? source.sync.return?.() : source.async.return?.();
     if (closing instanceof Promise) closing.catch(() => {});
+    if (isReadline(input)) closeReadline(input);
   } catch {
     // The input's own cleanup failed; the run is over either way.
   }
+}
+
+/** What closeReadline uses of a `node:readline` Interface (not imported: this module also runs in browsers). */
+interface ReadlineLike {
+  close(): void;
+  input?: { destroy?: unknown; bytesRead?: unknown } | undefined;
+}
+
+const isReadline = (input: unknown): input is ReadlineLike =>
+  typeof input === 'object' && input !== null && typeof (input as ReadlineLike).close === 'function' && 'terminal' in input && 'line' in input;
+
+/**
+ * A readline interface's iterator stops listening when returned, but the interface stays open
+ * and so does its file (Node 20 to 24): the file would stay open until the process ends. So
+ * the interface is closed, and its input too when it is a file (a socket or stdin is left).
+ */
+function closeReadline(rl: ReadlineLike): void {
+  rl.close();
+  const stream = rl.input;
+  if (stream && typeof stream.destroy === 'function' && typeof stream.bytesRead === 'number') (stream.destroy as () => void).call(stream);
 }
