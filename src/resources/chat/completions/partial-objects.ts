@@ -177,6 +177,8 @@ class Copies {
   #halfPair = false;
   /** What the last copy() cost: the sizes of the arrays and objects it went through. */
   cost = 0;
+  /** The last copy of the top-level value. */
+  #top: unknown;
 
   readonly completed = (value: unknown): void => {
     if (typeof value === 'object' && value !== null) this.#complete.add(value);
@@ -186,47 +188,59 @@ class Copies {
   copy(value: unknown, halfPair: boolean): unknown {
     this.#halfPair = halfPair;
     this.cost = 0;
-    return this.#of(value, undefined, true);
+    return (this.#top = this.#of(value, this.#top, true));
   }
 
-  /** The copy of `value`, whose copy in the previous partial was `previous`; `open` when it may still grow. */
-  #of(value: unknown, previous: unknown, open: boolean): unknown {
+  /**
+   * The copy of `value`, whose copy in the previous partial was `previous`. `writing` when it
+   * is the last value of every array and object around it, none of them complete: the one
+   * the text read may end inside of.
+   */
+  #of(value: unknown, previous: unknown, writing: boolean): unknown {
     if (typeof value === 'string') {
-      // A string that did not change keeps its copy; one that grew loses a high surrogate
-      // whose pair has not arrived (only ever the last one written, so the only one read).
-      if (value === previous || !open || !this.#halfPair) return value;
-      return wholeCharacters(value);
+      if (!writing || !this.#halfPair || value === previous) return value;
+      // The text read ends inside a surrogate pair, in this string or in a key after it: the
+      // last copy stands until the pair is whole (the next copy reads this value again).
+      // Cutting the half off instead would read the whole string back, which for a long
+      // one costs its length each time.
+      return typeof previous === 'string' ? previous : wholeCharacters(value);
     }
     if (typeof value !== 'object' || value === null) return value;
     const mirror = this.#mirrors.get(value);
     if (mirror?.done) return mirror.copy;
     const done = this.#complete.has(value);
-    const copy = Array.isArray(value) ? this.#array(value, mirror?.copy as unknown[] | undefined, done) : this.#object(value as Record<string, unknown>, mirror?.copy as Record<string, unknown> | undefined, done);
+    const open = writing && !done;
+    const copy = Array.isArray(value) ? this.#array(value, mirror?.copy as unknown[] | undefined, open) : this.#object(value as Record<string, unknown>, mirror?.copy as Record<string, unknown> | undefined, open);
     if (mirror && mirror.copy === copy) mirror.done = done;
     else this.#mirrors.set(value, { copy, done });
     return copy;
   }
 
-  #array(live: unknown[], previous: unknown[] | undefined, done: boolean): unknown[] {
+  /** `open`: being written (see #of), so its last item may be. */
+  #array(live: unknown[], previous: unknown[] | undefined, open: boolean): unknown[] {
     this.cost += 1 + live.length;
     const from = previous && previous.length > 0 ? previous.length - 1 : 0;
     const items: unknown[] = [];
-    for (let i = from; i < live.length; i++) items.push(this.#of(live[i], previous?.[i], !done));
+    for (let i = from; i < live.length; i++) items.push(this.#of(live[i], previous?.[i], open && i === live.length - 1));
     if (previous && live.length === previous.length && (live.length === 0 || items[0] === previous[from])) return previous;
     const copy = previous ? previous.slice(0, from) : [];
     for (const item of items) copy.push(item);
     return copy;
   }
 
-  #object(live: Record<string, unknown>, previous: Record<string, unknown> | undefined, done: boolean): Record<string, unknown> {
+  /** `open`: being written (see #of), so its last key's value may be. */
+  #object(live: Record<string, unknown>, previous: Record<string, unknown> | undefined, open: boolean): Record<string, unknown> {
     const keys = Object.keys(live);
+    // Keys come in the order they were written but for integer-like ones, which come first:
+    // the value being written is the last key's, or an integer-like key's.
+    const last = keys[keys.length - 1];
     // Copying an object costs more per key the more keys it has (about ten times more at
     // 1,000 keys than at 20, measured on Node 20): such an object is copied less often.
     this.cost += 1 + keys.length + (keys.length * keys.length) / 64;
     let changes: Array<[string, unknown]> | undefined;
     for (const key of keys) {
       const before = previous && Object.hasOwn(previous, key) ? previous[key] : undefined;
-      const value = this.#of(live[key], before, !done);
+      const value = this.#of(live[key], before, open && (key === last || INTEGER_KEY.test(key)));
       if (!previous || !Object.hasOwn(previous, key) || before !== value) (changes ??= []).push([key, value]);
     }
     if (previous && !changes) return previous;
@@ -235,6 +249,9 @@ class Copies {
     return copy;
   }
 }
+
+/** Keys that objects list first, in numeric order (a superset of them: the rest are checked as if written). */
+const INTEGER_KEY = /^(?:0|[1-9][0-9]*)$/;
 
 /** `object[key] = value`, where a `"__proto__"` key from the text stays a plain property. */
 function setProperty(object: Record<string, unknown>, key: string, value: unknown): void {
