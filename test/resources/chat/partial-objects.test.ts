@@ -225,7 +225,7 @@ describe('stream.partialObjects', () => {
     const stream = await client().chat.completions.parse(params);
     const partials = await collect(stream.partialObjects());
     // Each copy of the steps costs their number: one copy per delta would cost the square of
-    // the reply's length. A partial at least every 200 characters, fewer than one per delta.
+    // the reply's length. On average a partial at least every 200 characters, fewer than one per delta.
     expect(partials.length).toBeGreaterThan(text.length / 200);
     expect(partials.length).toBeLessThan(deltas.length / 2);
     expect(partials.at(-1)).toEqual(plan);

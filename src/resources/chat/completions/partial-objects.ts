@@ -79,13 +79,15 @@ function stop(source: PartialSource, error: unknown): unknown {
 }
 
 /**
- * What a copy may cost per character read since the one before, in array items and object
- * keys. A copy costs the sizes of the arrays and objects still being written, so a copy at
- * every delta would cost the square of the reply's length in all. A copy is made once the
- * characters read since the last one pay for what that one cost (the next can cost no more
- * than it plus those characters), which keeps the whole reply linear. In 8-character deltas:
- * a partial after every delta that changed the value while the open arrays hold up to about
- * 250 items and the open objects about 100 keys, one every few deltas beyond.
+ * What a copy may cost per character read since the one before, in slots: an array item or
+ * object key each, more in long arrays and objects, whose copies cost more per item. A copy
+ * goes through the arrays and objects still being written, so a copy at every delta would
+ * cost the square of the reply's length in all. Here a copy waits until the characters read
+ * since the last one, times this, reach what that one cost; as a copy holds at most the last
+ * one's items plus one per character read since, the whole reply costs a bounded number of
+ * items per character: linear. In 8-character deltas, a partial after every delta that
+ * changed the value while the open arrays hold up to about 250 items and the open objects
+ * about 100 keys, one every few deltas beyond.
  */
 const SLOTS_PER_CHARACTER = 32;
 
@@ -218,7 +220,9 @@ class Copies {
 
   /** `open`: being written (see #of), so its last item may be. */
   #array(live: unknown[], previous: unknown[] | undefined, open: boolean): unknown[] {
-    this.cost += 1 + live.length;
+    // Copying costs more per item the longer the array (about ten times more past 16,000
+    // items on Node 20, whose arrays then live in the large-object space).
+    this.cost += 1 + live.length + (live.length * live.length) / 8192;
     const from = previous && previous.length > 0 ? previous.length - 1 : 0;
     const items: unknown[] = [];
     for (let i = from; i < live.length; i++) items.push(this.#of(live[i], previous?.[i], open && i === live.length - 1));
@@ -234,8 +238,8 @@ class Copies {
     // Keys come in the order they were written but for integer-like ones, which come first:
     // the value being written is the last key's, or an integer-like key's.
     const last = keys[keys.length - 1];
-    // Copying an object costs more per key the more keys it has (about ten times more at
-    // 1,000 keys than at 20, measured on Node 20): such an object is copied less often.
+    // Copying costs more per key the more keys the object has (about ten times more at
+    // 1,000 keys than at 20, on Node 20).
     this.cost += 1 + keys.length + (keys.length * keys.length) / 64;
     let changes: Array<[string, unknown]> | undefined;
     for (const key of keys) {
