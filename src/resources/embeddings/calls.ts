@@ -69,7 +69,13 @@ export async function createMany(api: CallPipeline, body: EmbeddingCreateManyPar
 }
 
 /** `embeddings.iterate`: the same batches, read from the input and yielded as they come, by iterate.ts. */
-export async function iterate(api: CallPipeline, body: EmbeddingIterateParams, options: EmbeddingIterateOptions = {}, opened: AsyncIterator<unknown> | undefined): Promise<AsyncIterable<Embedding<Vector>>> {
+export async function iterate(
+  api: CallPipeline,
+  body: EmbeddingIterateParams,
+  options: EmbeddingIterateOptions = {},
+  opened: AsyncIterator<unknown> | undefined,
+  first: Promise<IteratorResult<unknown>> | undefined,
+): Promise<AsyncIterable<Embedding<Vector>>> {
   const { input: _input, ...rest } = body ?? {};
   const { iterate: run } = await import('./iterate.js');
   // create()'s rules for model, encoding_format and dimensions (the texts are checked as they are read), run by iterate.ts before anything is read.
@@ -77,5 +83,5 @@ export async function iterate(api: CallPipeline, body: EmbeddingIterateParams, o
     check({ ...rest, input: 'x' });
     return batchCall(api, rest, options.float32);
   };
-  return run(prepare, body, options, opened);
+  return run(prepare, body, options, opened && { iterator: opened, first });
 }

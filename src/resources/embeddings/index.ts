@@ -72,35 +72,11 @@ export class Embeddings extends APIResource {
   iterate(body: EmbeddingIterateParams & { encoding_format?: 'float' | undefined }, options?: EmbeddingIterateOptions & NotFloat32): AsyncIterable<Embedding>;
   iterate(body: EmbeddingIterateParams, options?: EmbeddingIterateOptions): AsyncIterable<Embedding<number[] | string | Float32Array>>;
   async *iterate(body: EmbeddingIterateParams, options?: EmbeddingIterateOptions): AsyncIterable<Embedding<number[] | string | Float32Array>> {
-    const input = pulledAtOnce(body?.input);
-    yield* await (await loadCalls()).iterate(this._pipeline(), body, options, input);
+    // Opened and pulled before the code loads (tens of ms on a process's first call): a
+    // readline interface, or a generator over one, emits lines to whoever listens by then.
+    const opened = (body?.input as Partial<AsyncIterable<string>> | undefined)?.[Symbol.asyncIterator]?.();
+    const first = opened && Promise.resolve(opened.next());
+    first?.catch(() => {});
+    yield* await (await loadCalls()).iterate(this._pipeline(), body, options, opened, first);
   }
-}
-
-/**
- * An async input's iterator, its first `next()` called at once: the code of iterate() loads
- * on its first call (tens of ms), while a readline interface emits the lines it reads to
- * whoever listens, and a generator over one (skipping lines, say) only listens once pulled.
- */
-function pulledAtOnce(input: unknown): AsyncIterator<unknown> | undefined {
-  const open = (input as Partial<AsyncIterable<unknown>> | null | undefined)?.[Symbol.asyncIterator];
-  if (typeof open !== 'function') return undefined;
-  const iterator = open.call(input);
-  let first: Promise<IteratorResult<unknown>> | undefined;
-  try {
-    first = Promise.resolve(iterator.next());
-  } catch (error) {
-    first = Promise.reject(error);
-  }
-  // Read by iterate() in turn; a rejection it never reaches (a refused argument) is not unhandled.
-  first.catch(() => {});
-  const pulled: AsyncIterator<unknown> = {
-    next: () => {
-      const step = first ?? iterator.next();
-      first = undefined;
-      return step;
-    },
-  };
-  if (iterator.return) pulled.return = (value?: unknown) => (iterator.return as (value?: unknown) => Promise<IteratorResult<unknown>>).call(iterator, value);
-  return pulled;
 }

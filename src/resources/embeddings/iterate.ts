@@ -5,8 +5,14 @@ import type { Embedding, EmbeddingIterateOptions, EmbeddingIterateParams } from 
 // Loaded with the first iterate(): batches read from the input as they are needed, their
 // vectors yielded in input order, with a bounded window of batches in between.
 
-/** The input's iterator, sync or async (an async one may come opened already, by `Embeddings.iterate`). */
-type Source = { sync: Iterator<unknown>; async?: undefined } | { sync?: undefined; async: AsyncIterator<unknown> };
+/** The input's iterator, sync or async; an async one may come opened, its first `next()` called (`first`), by `Embeddings.iterate`. */
+type Source = { sync: Iterator<unknown>; async?: undefined } | { sync?: undefined; async: AsyncIterator<unknown>; first?: Promise<IteratorResult<unknown>> | undefined };
+
+/** An async input opened, and pulled once, before this module loaded. */
+export interface OpenedInput {
+  iterator: AsyncIterator<unknown>;
+  first: Promise<IteratorResult<unknown>> | undefined;
+}
 
 /** One batch of the window, from the moment its texts are read until its vectors are yielded. */
 interface Batch {
@@ -23,8 +29,8 @@ interface Batch {
   settle(): void;
 }
 
-function openInput(input: unknown, opened: AsyncIterator<unknown> | undefined): Source {
-  if (opened) return { async: opened };
+function openInput(input: unknown, opened: OpenedInput | undefined): Source {
+  if (opened) return { async: opened.iterator, first: opened.first };
   if (typeof input === 'object' && input !== null) {
     const { [Symbol.asyncIterator]: openAsync, [Symbol.iterator]: openSync } = input as Partial<AsyncIterable<unknown> & Iterable<unknown>>;
     if (typeof openAsync === 'function') return { async: openAsync.call(input) };
@@ -38,12 +44,19 @@ function openInput(input: unknown, opened: AsyncIterator<unknown> | undefined): 
 async function readBatch(source: Source, size: number, from: number): Promise<{ texts: string[]; ended: boolean }> {
   const texts: string[] = [];
   while (texts.length < size) {
-    const step = source.sync ? source.sync.next() : await source.async.next();
+    const step = source.sync ? source.sync.next() : await nextOf(source);
     if (step.done) return { texts, ended: true };
     if (typeof step.value !== 'string' || step.value.length === 0) throw new ValidationError(`input[${from + texts.length}]`, 'must be a non-empty string');
     texts.push(step.value);
   }
   return { texts, ended: false };
+}
+
+/** The async input's next step: the one already pulled, first. */
+function nextOf(source: { async: AsyncIterator<unknown>; first?: Promise<IteratorResult<unknown>> | undefined }): Promise<IteratorResult<unknown>> {
+  const { first } = source;
+  source.first = undefined;
+  return first ?? source.async.next();
 }
 
 function newBatch(from: number): Batch {
@@ -65,7 +78,7 @@ function newBatch(from: number): Batch {
  * input, whose batch is never sent); batches after it are aborted. Leaving the loop early,
  * or `signal`, aborts the batches in flight and closes the input.
  */
-export async function* iterate(prepare: () => BatchCall, body: EmbeddingIterateParams, options: EmbeddingIterateOptions, opened?: AsyncIterator<unknown>): AsyncGenerator<Embedding<Vector>, void, undefined> {
+export async function* iterate(prepare: () => BatchCall, body: EmbeddingIterateParams, options: EmbeddingIterateOptions, opened?: OpenedInput): AsyncGenerator<Embedding<Vector>, void, undefined> {
   const { batchSize = 100, concurrency = 4, float32: _float32, onProgress, signal, ...requestOptions } = options;
   const source = openInput(body?.input, opened);
   const total = Array.isArray(body?.input) ? body.input.length : undefined;

@@ -193,6 +193,21 @@ describe('embeddings.iterate', () => {
     expect(got.map((e) => e?.embedding)).toEqual([[2], [3], [4]]);
   });
 
+  it('an async input whose first read fails ends the loop with its error; pulled before the arguments were refused, it is no unhandled rejection', async () => {
+    async function* failing(): AsyncGenerator<string> {
+      await Promise.resolve();
+      throw new Error('disk unplugged');
+    }
+    const { client, sent } = gateway();
+    const read = await drain(client.embeddings.iterate({ model: 'emb', input: failing() }));
+    expect(read.error).toMatchObject({ message: 'disk unplugged' });
+    // Refused after the input's first next() rejected: vitest fails the run on an unhandled rejection.
+    const refused = await drain(client.embeddings.iterate({ model: '', input: failing() }));
+    expect(refused.error).toMatchObject({ name: 'ValidationError', field: 'model' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(sent).toHaveLength(0);
+  });
+
   it('loses no line of a 50,000-line file read by readline through a generator that skips lines, on the first call in a process; leaving the loop closes the file', async () => {
     // The first iterate() of a process loads its code (and zod) before anything else: a fresh
     // process, as a user's program is. Lines readline emits while nobody listens are gone.
