@@ -281,14 +281,16 @@ Larger replies, ours only (the peers would take about a hundred times their 108 
 ${[
   [`the plan grown to ${partialRuns['plan-1m'].scenario.bytes.toLocaleString('en')} bytes (880 sections), ${partialRuns['plan-1m'].scenario.deltas.toLocaleString('en')} deltas`, partialRuns['plan-1m']],
   [`one string field of ${partialRuns.text.scenario.chars.toLocaleString('en')} characters (${partialRuns.text.scenario.bytes.toLocaleString('en')} bytes), ${partialRuns.text.scenario.deltas.toLocaleString('en')} deltas`, partialRuns.text],
+  [`one array of 25,000 small objects, ${partialRuns.list.scenario.bytes.toLocaleString('en')} bytes, ${partialRuns.list.scenario.deltas.toLocaleString('en')} deltas`, partialRuns.list],
 ]
   .map(([label, r]) => `| ${label} | ${fmt(r.ours.cpuMs / 1000, 2)} s | ${fmt(r['ours-final-only'].cpuMs / 1000, 2)} s | ${fmt(r.ours.cpuMs / r['ours-final-only'].cpuMs, 2)}× | ${r.ours.partials.toLocaleString('en')} | ${r.ours.correct ? 'yes' : '**no**'} |`)
   .join('\n')}
 
 Target: the 1 MB reply within 3× the time to read its chunks (${verdict(partialRuns['plan-1m'].ours.cpuMs <= 3 * partialRuns['plan-1m']['ours-final-only'].cpuMs)}). A copy costs the
-size of the arrays and objects still open (880 sections here), so a partial comes once the
-text read since the last one pays for that one's copies: after every delta while they are
-small, every few deltas beyond. The long string is never read back while it is written.
+size of the arrays and objects still open (880 sections here, 25,000 items in the list), so a
+partial comes once the text read since the last one pays for that one's copies: after every
+delta while they are small, every few deltas beyond. The long string is never read back while
+it is written.
 
 ## Browser bundles (esbuild, minified, code splitting, gzip per chunk)
 

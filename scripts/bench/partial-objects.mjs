@@ -5,6 +5,8 @@
 //   plan-1m: the same plan grown to 1 MB (880 sections), ours only (the peers' cost grows
 //            with the square of the text: about a hundred times the 108 KB figure, an hour)
 //   text:    one string field of 512 KB, ours only
+//   list:    one array of 25,000 small objects, about 1 MB, ours only (the shape whose copies
+//            grew with the square of its length before 0.4)
 //   node scripts/bench/partial-objects.mjs                   every run, each in a fresh process, as JSON lines
 //   node scripts/bench/partial-objects.mjs <who> [reply]     one run: ours | ours-final-only | openai | ai; prints JSON
 // ours:   chat.completions.parse({ stream: true }).partialObjects() (jsonriver, copies that share what did not change)
@@ -64,13 +66,21 @@ const Plan = z.object({
   ),
 });
 
+/** One array of 25,000 small objects, about 1 MB. */
+export function longList() {
+  const { random, text } = words(3);
+  return { items: Array.from({ length: 25_000 }, (_, id) => ({ id, name: text(2), done: random() > 0.5 })) };
+}
+
 const Text = z.object({ text: z.string() });
+const List = z.object({ items: z.array(z.object({ id: z.number(), name: z.string(), done: z.boolean() })) });
 
 /** The replies: their value, the schema that validates it, and who runs on it. */
 const REPLIES = {
   plan: { value: () => bigPlan(95), schema: Plan, who: ['ours', 'ours-final-only', 'openai', 'ai'] },
   'plan-1m': { value: () => bigPlan(880), schema: Plan, who: ['ours', 'ours-final-only'] },
   text: { value: longText, schema: Text, who: ['ours', 'ours-final-only'] },
+  list: { value: longList, schema: List, who: ['ours', 'ours-final-only'] },
 };
 
 function deltasOf(text) {
