@@ -254,7 +254,7 @@ class Copies {
   }
 }
 
-/** Keys that objects list first, in numeric order (a superset of them: the rest are checked as if written). */
+/** Keys that objects list first, in numeric order (and a few more, such as "4294967295", only ever taken for the key being written). */
 const INTEGER_KEY = /^(?:0|[1-9][0-9]*)$/;
 
 /** `object[key] = value`, where a `"__proto__"` key from the text stays a plain property. */
