@@ -12,7 +12,7 @@ const Trip = z.object({
 });
 
 /** The trip so far as lines; what has not arrived yet shows as `…`. */
-function render(trip: DeepPartial<z.infer<typeof Trip>>): string[] {
+function render(trip: DeepPartial<z.input<typeof Trip>>): string[] {
   const lines = [`${trip.city ?? '…'}, ${trip.nights ?? '…'} nights`];
   for (const day of trip.days ?? []) lines.push(`  day ${day.day ?? '…'}: ${day.morning ?? '…'} / ${day.evening ?? '…'}`);
   return lines;

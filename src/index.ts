@@ -41,7 +41,7 @@ export type { ChatCompletionStream } from './resources/chat/completions/stream.j
 export { chatStreamFromReadable } from './resources/chat/completions/chat-stream-from-readable.js';
 export { defineTool, responseFormat } from './resources/chat/completions/structured.js';
 export type { DefinedTool, ResponseFormatJSONSchema, ResponseFormatOptions, ToolDefinition } from './resources/chat/completions/structured.js';
-export type { InferOutput, StandardJSONSchemaConverter, StandardSchemaV1 } from './resources/chat/completions/standard-schema.js';
+export type { InferInput, InferOutput, StandardJSONSchemaConverter, StandardSchemaV1 } from './resources/chat/completions/standard-schema.js';
 export type {
   ChatCompletionParseParams,
   ChatCompletionRunToolsParams,

@@ -108,7 +108,7 @@ export class APIUserAbortError extends GatewayError {
  */
 export class ParseError extends GatewayError {
   static override readonly kind = 'ParseError';
-  /** The raw text: the message content, or the tool call's arguments. */
+  /** The raw text: the message content, or the tool call's arguments; what was read of it when `partialObjects()` stopped a reply that cannot be JSON. */
   readonly content: string;
   /** The schema's complaints, when the text was JSON that did not match. */
   readonly issues: readonly string[];

@@ -18,7 +18,7 @@ export async function createMany(call: BatchCall, body: EmbeddingCreateManyParam
   if (!Array.isArray(body.input)) throw new ValidationError('input', 'must be a non-empty array of strings');
   const bad = body.input.findIndex((text) => typeof text !== 'string' || text.length === 0);
   if (bad >= 0) throw new ValidationError(`input[${bad}]`, 'must be a non-empty string');
-  checkBatchOptions(batchSize, concurrency);
+  checkBatchOptions(options);
   const { input } = body;
   const total = input.length;
   const batches = Math.ceil(total / batchSize);

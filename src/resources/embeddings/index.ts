@@ -82,15 +82,18 @@ export class Embeddings extends APIResource {
   iterate(body: EmbeddingIterateParams & { encoding_format?: 'float' | undefined }, options?: EmbeddingIterateOptions & NotFloat32): AsyncIterable<Embedding>;
   iterate(body: EmbeddingIterateParams, options?: EmbeddingIterateOptions): AsyncIterable<Embedding<number[] | string | Float32Array>>;
   async *iterate(body: EmbeddingIterateParams, options?: EmbeddingIterateOptions): AsyncIterable<Embedding<number[] | string | Float32Array>> {
-    // Opened before the code loads: a readline interface drops the lines it reads before its iterator exists.
+    // Opened and pulled before the code loads (tens of ms on a process's first call): a
+    // readline interface, or a generator over one, emits lines to whoever listens by then.
     const opened = (body?.input as Partial<AsyncIterable<string>> | undefined)?.[Symbol.asyncIterator]?.();
+    const first = opened && Promise.resolve(opened.next());
+    first?.catch(() => {});
     const { input: _input, ...rest } = body ?? {};
     // create()'s rules for model, encoding_format and dimensions (the texts are checked as they are read), before anything is read.
     const prepare = () => {
       schema.check({ ...rest, input: 'x' });
       return this.#batches(rest, options?.float32);
     };
-    yield* (await loadBulk()).iterate(prepare, body, options ?? {}, opened);
+    yield* (await loadBulk()).iterate(prepare, body, options ?? {}, opened && { iterator: opened, first });
   }
 
   /** The request of one batch of createMany or iterate: the same body but for `input`, through the same pipeline. */

@@ -5,8 +5,14 @@ import type { Embedding, EmbeddingIterateOptions, EmbeddingIterateParams } from 
 // Loaded with the first iterate(): batches read from the input as they are needed, their
 // vectors yielded in input order, with a bounded window of batches in between.
 
-/** The input's iterator, sync or async (an async one may come opened already, by `Embeddings.iterate`). */
-type Source = { sync: Iterator<unknown>; async?: undefined } | { sync?: undefined; async: AsyncIterator<unknown> };
+/** The input's iterator, sync or async; an async one may come opened, its first `next()` called (`first`), by `Embeddings.iterate`. */
+type Source = { sync: Iterator<unknown>; async?: undefined } | { sync?: undefined; async: AsyncIterator<unknown>; first?: Promise<IteratorResult<unknown>> | undefined };
+
+/** An async input opened, and pulled once, before this module loaded. */
+export interface OpenedInput {
+  iterator: AsyncIterator<unknown>;
+  first: Promise<IteratorResult<unknown>> | undefined;
+}
 
 /** One batch of the window, from the moment its texts are read until its vectors are yielded. */
 interface Batch {
@@ -23,8 +29,8 @@ interface Batch {
   settle(): void;
 }
 
-function openInput(input: unknown, opened: AsyncIterator<unknown> | undefined): Source {
-  if (opened) return { async: opened };
+function openInput(input: unknown, opened: OpenedInput | undefined): Source {
+  if (opened) return { async: opened.iterator, first: opened.first };
   if (typeof input === 'object' && input !== null) {
     const { [Symbol.asyncIterator]: openAsync, [Symbol.iterator]: openSync } = input as Partial<AsyncIterable<unknown> & Iterable<unknown>>;
     if (typeof openAsync === 'function') return { async: openAsync.call(input) };
@@ -38,12 +44,19 @@ function openInput(input: unknown, opened: AsyncIterator<unknown> | undefined): 
 async function readBatch(source: Source, size: number, from: number): Promise<{ texts: string[]; ended: boolean }> {
   const texts: string[] = [];
   while (texts.length < size) {
-    const step = source.sync ? source.sync.next() : await source.async.next();
+    const step = source.sync ? source.sync.next() : await nextOf(source);
     if (step.done) return { texts, ended: true };
     if (typeof step.value !== 'string' || step.value.length === 0) throw new ValidationError(`input[${from + texts.length}]`, 'must be a non-empty string');
     texts.push(step.value);
   }
   return { texts, ended: false };
+}
+
+/** The async input's next step: the one already pulled, first. */
+function nextOf(source: { async: AsyncIterator<unknown>; first?: Promise<IteratorResult<unknown>> | undefined }): Promise<IteratorResult<unknown>> {
+  const { first } = source;
+  source.first = undefined;
+  return first ?? source.async.next();
 }
 
 function newBatch(from: number): Batch {
@@ -65,7 +78,7 @@ function newBatch(from: number): Batch {
  * input, whose batch is never sent); batches after it are aborted. Leaving the loop early,
  * or `signal`, aborts the batches in flight and closes the input.
  */
-export async function* iterate(prepare: () => BatchCall, body: EmbeddingIterateParams, options: EmbeddingIterateOptions, opened?: AsyncIterator<unknown>): AsyncGenerator<Embedding<Vector>, void, undefined> {
+export async function* iterate(prepare: () => BatchCall, body: EmbeddingIterateParams, options: EmbeddingIterateOptions, opened?: OpenedInput): AsyncGenerator<Embedding<Vector>, void, undefined> {
   const { batchSize = 100, concurrency = 4, float32: _float32, onProgress, signal, ...requestOptions } = options;
   const source = openInput(body?.input, opened);
   const total = Array.isArray(body?.input) ? body.input.length : undefined;
@@ -161,15 +174,18 @@ export async function* iterate(prepare: () => BatchCall, body: EmbeddingIterateP
     stop.abort(signal?.reason);
     for (const batch of held) batch.settle();
   };
+  /** `signal` once checked and listened to. */
+  let watched: AbortSignal | undefined;
   const checkAborted = () => {
     if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
   };
   try {
     // Checked inside the try, so that an input already opened is closed on a bad argument too.
-    checkBatchOptions(batchSize, concurrency);
+    checkBatchOptions(options);
     call = prepare();
     checkAborted();
     signal?.addEventListener('abort', onAbort, { once: true });
+    watched = signal;
     for (;;) {
       fill();
       const head = held[0];
@@ -189,18 +205,39 @@ export async function* iterate(prepare: () => BatchCall, body: EmbeddingIterateP
       }
     }
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    watched?.removeEventListener('abort', onAbort);
     stop.abort();
-    if (!inputEnded) closeInput(source);
+    if (!inputEnded) closeInput(source, body?.input);
   }
 }
 
 /** Lets the input release what it holds (a file, a socket); a read still pending is not waited for. */
-function closeInput(source: Source): void {
+function closeInput(source: Source, input: unknown): void {
   try {
     const closing = source.sync ? source.sync.return?.() : source.async.return?.();
     if (closing instanceof Promise) closing.catch(() => {});
+    if (isReadline(input)) closeReadline(input);
   } catch {
     // The input's own cleanup failed; the run is over either way.
   }
+}
+
+/** What closeReadline uses of a `node:readline` Interface (not imported: this module also runs in browsers). */
+interface ReadlineLike {
+  close(): void;
+  input?: { destroy?: unknown; bytesRead?: unknown } | undefined;
+}
+
+const isReadline = (input: unknown): input is ReadlineLike =>
+  typeof input === 'object' && input !== null && typeof (input as ReadlineLike).close === 'function' && 'terminal' in input && 'line' in input;
+
+/**
+ * A readline interface's iterator stops listening when returned, but the interface stays open
+ * and so does its file (Node 20 to 24): the file would stay open until the process ends. So
+ * the interface is closed, and its input too when it is a file (a socket or stdin is left).
+ */
+function closeReadline(rl: ReadlineLike): void {
+  rl.close();
+  const stream = rl.input;
+  if (stream && typeof stream.destroy === 'function' && typeof stream.bytesRead === 'number') (stream.destroy as () => void).call(stream);
 }

@@ -41,6 +41,11 @@ function hangingClient(deltas: string[]) {
   return { client: client({ fetch }), cancelled };
 }
 
+/** `text` in deltas of `size` characters. */
+function inDeltas(text: string, size: number): string[] {
+  return Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, i * size + size));
+}
+
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const value of iterable) out.push(value);
@@ -137,9 +142,15 @@ describe('stream.partialObjects', () => {
     const stream = await client.chat.completions.parse(params);
     const err = await collect(stream.partialObjects()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ParseError);
-    expect(err).toMatchObject({ message: expect.stringMatching(/not valid JSON: Sure!/) });
+    // Not the whole reply: the request was stopped, and `content` is what was read until then, as the message says.
+    expect(err).toMatchObject({
+      content: 'Sure! Here',
+      issues: [],
+      message: 'The reply is not valid JSON; partialObjects() stopped the request after its first 10 characters, which were: Sure! Here',
+    });
     await cancelled;
     expect(stream.controller.signal.aborted).toBe(true);
+    await expect(stream.finalChatCompletion()).rejects.toBe(err);
   });
 
   it('cancels the request when the loop is left early; finalChatCompletion() then rejects with APIUserAbortError', async () => {
@@ -191,10 +202,9 @@ describe('stream.partialObjects', () => {
     expect(await collect(partials)).toEqual([{ title: 'Mo' }, { title: 'Move', steps: [] }]);
   });
 
-  it('gives a partial after every delta that changed the object, for a large reply in 8-character deltas', async () => {
-    const plan = { title: 'A long plan', steps: Array.from({ length: 400 }, (_, i) => ({ text: `Step ${i}: ${'do the thing '.repeat(3)}`, done: i % 3 === 0 })) };
-    const text = JSON.stringify(plan);
-    const deltas = Array.from({ length: Math.ceil(text.length / 8) }, (_, i) => text.slice(i * 8, i * 8 + 8));
+  it('gives a partial after every delta that changed the object, for a reply of 150 steps in 8-character deltas', async () => {
+    const plan = { title: 'A long plan', steps: Array.from({ length: 150 }, (_, i) => ({ text: `Step ${i}: ${'do the thing '.repeat(3)}`, done: i % 3 === 0 })) };
+    const deltas = inDeltas(JSON.stringify(plan), 8);
     server.use(http.post(url, () => sseResponse(sseText(frames(deltas)))));
     const stream = await client().chat.completions.parse(params);
     const partials = await collect(stream.partialObjects());
@@ -205,5 +215,21 @@ describe('stream.partialObjects', () => {
     expect(partials.length).toBeGreaterThan(deltas.length * 0.75);
     expect(partials.at(-1)).toEqual(plan);
     expect((await stream.finalChatCompletion()).choices[0]?.message.parsed).toEqual(plan);
+  });
+
+  it('gives a partial every few deltas once the open array is long (5,000 steps), and the whole value at the end', async () => {
+    const plan = { title: 'A very long plan', steps: Array.from({ length: 5000 }, (_, i) => ({ text: `Step ${i}: do it`, done: i % 3 === 0 })) };
+    const text = JSON.stringify(plan);
+    const deltas = inDeltas(text, 8);
+    server.use(http.post(url, () => sseResponse(sseText(frames(deltas)))));
+    const stream = await client().chat.completions.parse(params);
+    const partials = await collect(stream.partialObjects());
+    // Each copy of the steps costs their number: one copy per delta would cost the square of
+    // the reply's length. On average a partial at least every 200 characters, fewer than one per delta.
+    expect(partials.length).toBeGreaterThan(text.length / 200);
+    expect(partials.length).toBeLessThan(deltas.length / 2);
+    expect(partials.at(-1)).toEqual(plan);
+    const lengths = partials.map((p) => p.steps?.length ?? 0);
+    expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
   });
 });

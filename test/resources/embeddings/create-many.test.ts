@@ -1,6 +1,6 @@
 import { delay, http } from 'msw';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, GatewayError, InternalServerError, ValidationError, type EmbeddingProgress } from '../../../src/index.js';
+import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, GatewayError, InternalServerError, ValidationError, type EmbeddingCreateManyOptions, type EmbeddingProgress } from '../../../src/index.js';
 import type { BatchCall } from '../../../src/resources/embeddings/batches.js';
 import { BASE, client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
@@ -224,9 +224,11 @@ describe('embeddings.createMany', () => {
     [{ input: ['x'] }, { batchSize: 2049 }, 'batchSize'],
     [{ input: ['x'] }, { concurrency: 0 }, 'concurrency'],
     [{ input: ['x'], dimensions: 0 }, {}, 'dimensions'],
+    [{ input: ['x'] }, { onProgress: 'yes' }, 'onProgress'],
+    [{ input: ['x'] }, { signal: 'stop' }, 'signal'],
   ])('rejects %o %o before sending', async (body, options, field) => {
     const { fetch, stats } = gateway();
-    const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany({ model: 'emb', ...(body as { input: string[] }) }, options).catch((e: unknown) => e);
+    const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany({ model: 'emb', ...(body as { input: string[] }) }, options as EmbeddingCreateManyOptions).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect(err).toMatchObject({ field });
     expect(stats().calls).toBe(0);

@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { APIUserAbortError, type CreateEmbeddingResponse, EmbeddingBatchError, type Embedding, Gateway, InternalServerError, ValidationError } from '../../../src/index.js';
-import type { EmbeddingIterateProgress } from '../../../src/resources/embeddings/types.js';
+import type { EmbeddingIterateOptions, EmbeddingIterateProgress } from '../../../src/resources/embeddings/types.js';
 import { fastRetries } from '../../helpers/fixtures.js';
 import { client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
@@ -10,6 +13,62 @@ import { useMswServer } from '../../helpers/msw.js';
 import { answer, burstOf429s, texts } from './gateway.js';
 
 const server = useMswServer();
+const root = join(import.meta.dirname, '..', '..', '..');
+
+/**
+ * A fresh process: 50,000 lines in a temp file, read with readline through a generator that
+ * skips the first 1,000 (as when resuming), embedded by a gateway that answers each line's
+ * number; then the same file straight through readline, left after 3 vectors; then through
+ * a generator that closes the file in its finally, left likewise. Bounded by the caller's timeout.
+ */
+const readlineScript = `
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Gateway } from './src/index.ts';
+const dir = mkdtempSync(join(tmpdir(), 'ug-iterate-'));
+const file = join(dir, 'lines.txt');
+writeFileSync(file, Array.from({ length: 50000 }, (_, i) => 'line ' + i).join('\\n') + '\\n');
+const fetch = async (_url, init) => {
+  const { input } = JSON.parse(init.body);
+  const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [Number(text.slice(5))] }));
+  return Response.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: 1, total_tokens: 1 } });
+};
+const client = new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch });
+const closedWithin = (stream, ms) => new Promise((resolve) => {
+  if (stream.closed) return resolve(true);
+  stream.once('close', () => resolve(true));
+  setTimeout(() => resolve(false), ms);
+});
+async function* skipping(lines, skip) {
+  let i = 0;
+  for await (const line of lines) if (i++ >= skip) yield line;
+}
+const numbers = [];
+const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+for await (const e of client.embeddings.iterate({ model: 'emb', input: skipping(lines, 1000), encoding_format: 'float' }, { batchSize: 500 })) numbers.push(e.embedding[0]);
+
+const stream = createReadStream(file);
+let directCount = 0;
+for await (const _ of client.embeddings.iterate({ model: 'emb', input: createInterface({ input: stream, crlfDelay: Infinity }), encoding_format: 'float' }, { batchSize: 500 })) if (++directCount === 3) break;
+const fileClosed = await closedWithin(stream, 2000);
+
+const own = createReadStream(file);
+async function* closing() {
+  try {
+    yield* skipping(createInterface({ input: own, crlfDelay: Infinity }), 10);
+  } finally {
+    own.destroy();
+  }
+}
+let n = 0;
+for await (const _ of client.embeddings.iterate({ model: 'emb', input: closing(), encoding_format: 'float' }, { batchSize: 500 })) if (++n === 3) break;
+const wrappedFileClosed = await closedWithin(own, 2000);
+rmSync(dir, { recursive: true, force: true });
+console.log(JSON.stringify({ count: numbers.length, first: numbers[0], last: numbers.at(-1), inOrder: numbers.every((v, i) => v === 1000 + i), directCount, fileClosed, wrappedFileClosed }));
+process.exit(0);
+`;
 
 interface Sent {
   input: string[];
@@ -115,6 +174,47 @@ describe('embeddings.iterate', () => {
     expect(error).toBeUndefined();
     expect(values(got)).toEqual(inOrder(5));
   });
+
+  it('pulls the first text of an async input at the first next(), before its code loads: a generator over a readline interface listens at once', async () => {
+    const rl = createInterface({ input: Readable.from(['t0\nt1\n', 't2\nt3\nt4\n']), crlfDelay: Infinity });
+    let listening = false;
+    const lines = { [Symbol.asyncIterator]: () => ((listening = true), rl[Symbol.asyncIterator]()) };
+    async function* skipping(skip: number) {
+      let i = 0;
+      for await (const line of lines) if (i++ >= skip) yield line;
+    }
+    const { client } = gateway();
+    const it = client.embeddings.iterate({ model: 'emb', input: skipping(2) }, { batchSize: 2 })[Symbol.asyncIterator]();
+    const first = it.next();
+    // Before any await: the generator has run to its for await, so readline has a listener.
+    expect(listening).toBe(true);
+    const got = [(await first).value];
+    for (let r = await it.next(); !r.done; r = await it.next()) got.push(r.value);
+    expect(got.map((e) => e?.embedding)).toEqual([[2], [3], [4]]);
+  });
+
+  it('an async input whose first read fails ends the loop with its error; pulled before the arguments were refused, it is no unhandled rejection', async () => {
+    async function* failing(): AsyncGenerator<string> {
+      await Promise.resolve();
+      throw new Error('disk unplugged');
+    }
+    const { client, sent } = gateway();
+    const read = await drain(client.embeddings.iterate({ model: 'emb', input: failing() }));
+    expect(read.error).toMatchObject({ message: 'disk unplugged' });
+    // Refused after the input's first next() rejected: vitest fails the run on an unhandled rejection.
+    const refused = await drain(client.embeddings.iterate({ model: '', input: failing() }));
+    expect(refused.error).toMatchObject({ name: 'ValidationError', field: 'model' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(sent).toHaveLength(0);
+  });
+
+  it('loses no line of a 50,000-line file read by readline through a generator that skips lines, on the first call in a process; leaving the loop closes the file', async () => {
+    // The first iterate() of a process loads its code (and zod) before anything else: a fresh
+    // process, as a user's program is. Lines readline emits while nobody listens are gone.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', readlineScript], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const out = JSON.parse(stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>;
+    expect(out).toEqual({ count: 49_000, first: 1000, last: 49_999, inOrder: true, directCount: 3, fileClosed: true, wrappedFileClosed: true });
+  }, 70_000);
 
   it('yields a batch as soon as it and every batch before it have arrived, without waiting for later ones', async () => {
     const { client, sentAtLeast, request } = gateway({ hold: () => true });
@@ -285,9 +385,13 @@ describe('embeddings.iterate', () => {
     ['batchSize 2049', { input: ['a'] }, { batchSize: 2049 }, 'batchSize'],
     ['concurrency 0', { input: ['a'] }, { concurrency: 0 }, 'concurrency'],
     ['float32 with base64', { input: ['a'], encoding_format: 'base64' }, { float32: true }, 'float32'],
+    ['onProgress not a function', { input: ['a'] }, { onProgress: 'yes' }, 'onProgress'],
+    ['signal not an AbortSignal', { input: ['a'] }, { signal: {} }, 'signal'],
+    ['signal a string', { input: ['a'] }, { signal: 'stop' }, 'signal'],
+    ['timeout not a number', { input: ['a'] }, { timeout: '5s' }, 'timeout'],
   ])('rejects %s with ValidationError before sending anything', async (_, body, options, field) => {
     const { client, sent } = gateway();
-    const { got, error } = await drain(client.embeddings.iterate({ model: 'emb', ...(body as { input: string[] }) }, options));
+    const { got, error } = await drain(client.embeddings.iterate({ model: 'emb', ...(body as { input: string[] }) }, options as EmbeddingIterateOptions));
     expect(got).toEqual([]);
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ field });

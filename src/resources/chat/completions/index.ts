@@ -10,6 +10,7 @@ import type {
   ParsedChatCompletion,
   ParsedChatCompletionStream,
   ParsedOf,
+  PartialOf,
   RunToolsOptions,
   ToolOf,
   ToolRunResult,
@@ -55,7 +56,7 @@ export class ChatCompletions extends APIResource {
    * console.log(completion.choices[0]?.message.parsed?.celsius);
    */
   parse<P extends ChatCompletionParseParams & { stream?: false | null | undefined }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>;
-  parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>>>;
+  parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>, PartialOf<P>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ParsedChatCompletionStream> {
     const map = (data: unknown) => parseCompletion(normalizeCompletion(data), body);
     return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body, schema, stream: ParsingChatCompletionStream, streamParams: body, map, cache: 'whole' }, options) as

@@ -33,5 +33,8 @@ export type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
   | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
 
+/** The type a schema accepts: the shape of the JSON it validates (what a partial object grows into). */
+export type InferInput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['input'];
+
 /** The type a schema gives once validated. */
 export type InferOutput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['output'];

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../core/errors.js';
-import type { InferOutput, StandardSchemaV1 } from './standard-schema.js';
+import type { InferInput, InferOutput, StandardSchemaV1 } from './standard-schema.js';
 import type { SchemaSlot } from './slot.js';
 import { isToolName, TOOL_NAME_RULE } from './tool-name.js';
 import type { ChatCompletionTool, ToolRunContext } from './types.js';
@@ -12,14 +12,21 @@ import type { ChatCompletionTool, ToolRunContext } from './types.js';
 const SCHEMA = /* @__PURE__ */ Symbol.for('unified-gateway.schema');
 
 declare const parsedType: unique symbol;
+declare const inputType: unique symbol;
 declare const toolTypes: unique symbol;
 
-/** A `json_schema` response format made by {@link responseFormat}; `T` is what `message.parsed` becomes. */
-export interface ResponseFormatJSONSchema<T = unknown> {
+/**
+ * A `json_schema` response format made by {@link responseFormat}: `T` is what `message.parsed`
+ * becomes (the schema's output), `In` the JSON the schema accepts (its input), which
+ * `partialObjects()` gives as it grows.
+ */
+export interface ResponseFormatJSONSchema<T = unknown, In = T> {
   type: 'json_schema';
   json_schema: { name: string; description?: string | undefined; schema: Record<string, unknown>; strict: boolean };
   /** Types only. */
   readonly [parsedType]?: T;
+  /** Types only. */
+  readonly [inputType]?: In;
 }
 
 /** The definition given to {@link defineTool}. */
@@ -53,9 +60,9 @@ export interface DefinedTool<N extends string = string, Args = unknown, R = unkn
  * const completion = await client.chat.completions.parse({ model, messages, response_format: responseFormat(Weather, 'weather') });
  * completion.choices[0]?.message.parsed; // { city: string; celsius: number } | null
  */
-export function responseFormat<S extends StandardSchemaV1>(schema: S, name: string, options: ResponseFormatOptions = {}): ResponseFormatJSONSchema<InferOutput<S>> {
+export function responseFormat<S extends StandardSchemaV1>(schema: S, name: string, options: ResponseFormatOptions = {}): ResponseFormatJSONSchema<InferOutput<S>, InferInput<S>> {
   if (!isToolName(name)) throw new ValidationError('name', TOOL_NAME_RULE);
-  const format: ResponseFormatJSONSchema<InferOutput<S>> = {
+  const format: ResponseFormatJSONSchema<InferOutput<S>, InferInput<S>> = {
     type: 'json_schema',
     json_schema: { name, ...(options.description ? { description: options.description } : {}), schema: jsonSchemaOf(schema, 'schema', options.jsonSchema), strict: options.strict ?? true },
   };

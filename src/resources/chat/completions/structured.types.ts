@@ -43,22 +43,32 @@ export interface ParsedChatCompletion<T = unknown, Tool = ChatCompletionTool> ex
 }
 
 /**
- * A value as it streams in: every property optional, at every depth, and every array's
- * elements partial (only the last one can be). What `partialObjects()` yields.
+ * A value as it streams in: every property optional, at every depth, every array's elements
+ * partial (only the last one can be), a tuple's places optional. What `partialObjects()`
+ * yields, of the schema's input.
  * @example
  * type Plan = { title: string; steps: Array<{ text: string; done: boolean }> };
  * const partial: DeepPartial<Plan> = { title: 'Mov', steps: [{ text: 'Pa' }] };
  */
-export type DeepPartial<T> = T extends ReadonlyArray<infer U> ? Array<DeepPartial<U>> : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+export type DeepPartial<T> = T extends readonly [] | readonly [unknown, ...unknown[]]
+  ? { -readonly [K in keyof T]?: DeepPartial<T[K]> }
+  : T extends ReadonlyArray<infer U>
+    ? Array<DeepPartial<U>>
+    : T extends object
+      ? { [K in keyof T]?: DeepPartial<T[K]> }
+      : T;
 
 /**
  * The stream of `chat.completions.parse({ stream: true })`: a {@link ChatCompletionStream}
  * whose `finalChatCompletion()` is parsed, and which can give the reply as typed partial objects.
  */
-export interface ParsedChatCompletionStream<T = unknown, Tool = ChatCompletionTool> extends ChatCompletionStream<ParsedChatCompletion<T, Tool>> {
+export interface ParsedChatCompletionStream<T = unknown, Tool = ChatCompletionTool, In = T> extends ChatCompletionStream<ParsedChatCompletion<T, Tool>> {
   /**
-   * The reply as it is written: a {@link DeepPartial} of the schema's output each time it
-   * grew, parsed as the content streams (in time linear in its length). Each partial is a new
+   * The reply as it is written: a {@link DeepPartial} of the schema's input (`In`: the JSON
+   * so far, before any transform of the schema; `T` is what validation makes of it) each time it
+   * grew, parsed as the content streams in time linear in its length (so, once the arrays
+   * and objects being written hold hundreds of items, a partial every few deltas rather than
+   * after each; the whole value always comes last). Each partial is a new
    * top-level object: what changed is new, what did not is the previous partial's own, so a
    * UI can compare by identity. A string may be cut short; a number, true, false or null
    * appears only once complete; a value never changes type. Partials are not validated:
@@ -76,7 +86,7 @@ export interface ParsedChatCompletionStream<T = unknown, Tool = ChatCompletionTo
    * for await (const partial of stream.partialObjects()) render(partial);
    * const plan = (await stream.finalChatCompletion()).choices[0]?.message.parsed;
    */
-  partialObjects(): AsyncIterableIterator<DeepPartial<T>>;
+  partialObjects(): AsyncIterableIterator<DeepPartial<In>>;
 }
 
 /** Parameters of `chat.completions.parse()`: a chat request whose response format and tools may come from `responseFormat()` and `defineTool()`. */
@@ -86,7 +96,9 @@ export interface ChatCompletionParseParams extends Omit<ChatCompletionCreatePara
 }
 
 /** What `message.parsed` becomes for these parameters. */
-export type ParsedOf<P> = P extends { response_format: ResponseFormatJSONSchema<infer T> } ? T : P extends { response_format: { type: 'json_schema' | 'json_object' } } ? unknown : null;
+export type ParsedOf<P> = P extends { response_format: ResponseFormatJSONSchema<infer T, unknown> } ? T : P extends { response_format: { type: 'json_schema' | 'json_object' } } ? unknown : null;
+/** What the JSON of the reply is for these parameters, before validation: what `partialObjects()` grows. */
+export type PartialOf<P> = P extends { response_format: ResponseFormatJSONSchema<unknown, infer In> } ? In : ParsedOf<P>;
 /** The tools of these parameters, as a union. */
 export type ToolOf<P> = P extends { tools: ReadonlyArray<infer Tool> } ? Tool : ChatCompletionTool;
 
