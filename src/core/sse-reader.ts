@@ -119,6 +119,11 @@ export class SSEReader implements AsyncIterator<never> {
     this.#sink = sink;
   }
 
+  /** An error with the client's secrets removed (for errors a Stream makes itself, such as a ParseError quoting the reply). */
+  redact(error: unknown): unknown {
+    return error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;
+  }
+
   /** Keeps every frame handed out and gives them to `done` when the stream ends normally (never when it is cut, left or fails). */
   record(done: (frames: unknown[]) => void): void {
     this.#recorded = { frames: [], done };

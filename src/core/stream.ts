@@ -49,6 +49,15 @@ export class Stream<T> implements AsyncIterable<T> {
     return undefined;
   }
 
+  /**
+   * @internal An error with the client's secrets removed, for errors a subclass makes itself
+   * (a ParseError quoting the reply): the source (the SSE reader) knows them.
+   */
+  protected _redact(error: unknown): unknown {
+    const source = this.#source as { redact?: (error: unknown) => unknown };
+    return source.redact ? source.redact(error) : error;
+  }
+
   /** Reads what is left, for subclasses that accumulate (see `finalChatCompletion`). */
   protected async drain(): Promise<void> {
     this.#claimed = true;

@@ -5,6 +5,7 @@ import { APIConnectionError, APIUserAbortError, GatewayError, ParseError, respon
 import { BASE, chatParams, client } from '../../helpers/fixtures.js';
 import { useMswServer } from '../../helpers/msw.js';
 import { chunk, chunkedBody, sseResponse, sseText } from '../../helpers/sse.js';
+import { mockClient } from '../../helpers/mock-client.js';
 
 const server = useMswServer();
 const url = `${BASE}/chat/completions`;
@@ -231,5 +232,25 @@ describe('stream.partialObjects', () => {
     expect(partials.at(-1)).toEqual(plan);
     const lengths = partials.map((p) => p.steps?.length ?? 0);
     expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+  });
+});
+
+describe('a streamed parse that fails keeps the key out of its ParseError', () => {
+  it('redacts what finalChatCompletion() and partialObjects() quote of the reply', async () => {
+    const key = 'sk-streamed-parse-key-000';
+    const Shape = z.object({ a: z.string() });
+    const reply = `{"a": "${key}", not json`;
+    for (const read of ['final', 'partials'] as const) {
+      const { client } = mockClient({ apiKey: key, script: [{ content: reply }] }, { apiKey: key });
+      const stream = await client.chat.completions.parse({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], response_format: responseFormat(Shape, 'shape'), stream: true });
+      const err = await (read === 'final'
+        ? stream.finalChatCompletion()
+        : (async () => {
+            for await (const _ of stream.partialObjects());
+          })()
+      ).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ParseError);
+      expect(JSON.stringify(err) + String(err) + (err as ParseError).content).not.toContain(key);
+    }
   });
 });

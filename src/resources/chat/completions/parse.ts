@@ -117,20 +117,29 @@ export class ParsingChatCompletionStream extends ChatCompletionStream<ParsedChat
     const deltas: string[] = (this.#deltas = []);
     const fail = (error: unknown) => {
       if (this.#finalCalled || this.#failed) return;
-      this.#failed = Promise.reject(error);
+      this.#failed = Promise.reject(this._redact(error));
       this.#failed.catch(() => undefined);
     };
-    return partials({ chunks, deltas, final: () => this.finalChatCompletion(), fail });
+    return this.#partials({ chunks, deltas, final: () => this.finalChatCompletion(), fail });
   }
 
-  protected override _finalize(completion: ChatCompletion): Promise<ParsedChatCompletion> {
-    return parseCompletion(completion, this.#params);
+  protected override async _finalize(completion: ChatCompletion): Promise<ParsedChatCompletion> {
+    try {
+      return await parseCompletion(completion, this.#params);
+    } catch (error) {
+      // A ParseError quotes the reply, which may echo the key.
+      throw this._redact(error);
+    }
   }
-}
 
-async function* partials(source: PartialSource): AsyncGenerator<unknown, void, undefined> {
-  // The incremental parser (with jsonriver) loads with the first partialObjects().
-  yield* (await import('./partial-objects.js')).streamPartials(source);
+  async *#partials(source: PartialSource): AsyncGenerator<unknown, void, undefined> {
+    try {
+      // The incremental parser (with jsonriver) loads with the first partialObjects().
+      yield* (await import('./partial-objects.js')).streamPartials(source);
+    } catch (error) {
+      throw this._redact(error);
+    }
+  }
 }
 
 /** The content delta of the first choice, if the chunk carries one. */
