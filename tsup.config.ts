@@ -93,7 +93,8 @@ export default defineConfig([
     entry: { index: 'src/index.ts' },
     format: ['cjs'],
     platform: 'node',
-    noExternal: ['zod'],
+    // jsonriver is ESM only: bundled, so require() never meets it (Node 20 before 20.19 refuses).
+    noExternal: ['zod', 'jsonriver'],
     footer: { js: 'module.exports = Object.defineProperties(module.exports.Gateway, Object.getOwnPropertyDescriptors(module.exports));\n0 && (module.exports.default = 0);' },
   },
   { ...shared, dts: true, entry: { testing: 'src/testing/index.ts' }, format: ['cjs'], platform: 'node' },

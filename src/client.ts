@@ -1,18 +1,18 @@
 import * as Errors from './core/errors.js';
 import { GatewayError, ValidationError } from './core/errors.js';
-import { ResponseCache, type CacheOptions } from './core/cache.js';
-import { failOpenStore } from './core/fail-open-store.js';
+import type { CacheOptions } from './core/cache.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
-import { Fleet, type Limits } from './core/fleet.js';
+import { LocalFleet } from './core/local-fleet.js';
+import { sharedState } from './core/shared-loader.js';
 import type { GatewayHooks } from './core/hooks.js';
 import type { ModelId } from './core/model-catalog.js';
 import { checkBaseURL, checkCache, checkFetchOptions, checkHeaders, checkLimits, checkNumber, checkStore, checkTelemetry } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
 import type { Telemetry } from './core/telemetry.js';
-import type { FetchOptions, ReasoningRule } from './core/types.js';
+import type { FetchOptions, FleetSettings, Limits, ReasoningRule } from './core/types.js';
 import { bindConfig, configOf, type APIClient } from './core/resource.js';
-import { memoryStore, type Store } from './core/store.js';
+import type { Store } from './core/store.js';
 import { retryDefaults } from './core/retry.js';
 import { isBrowserLike, readEnv } from './internal/env.js';
 import { Redactor } from './internal/redact.js';
@@ -95,7 +95,7 @@ export interface GatewayOptions {
    * `redisStore(client)` from `unified-gateway/redis` shares it across processes. When the
    * store cannot be reached the client goes on with its own memory; no call fails because of
    * it. See docs/fleet.md.
-   * @default memoryStore() (this client, and those made from it by withOptions)
+   * @default none: base health stays in this client (and those withOptions() makes from it)
    */
   store?: Store | undefined;
   /**
@@ -120,9 +120,6 @@ export interface GatewayOptions {
    */
   dangerouslyAllowBrowser?: boolean | undefined;
 }
-
-/** The memoryStores clients made for themselves (shared with withOptions() clients): no need to guard those against outages. */
-const ownStores = new WeakSet<Store>();
 
 /** The options each client was made with, for withOptions(); private, like its config. */
 const givenOptions = new WeakMap<Gateway, GatewayOptions>();
@@ -206,39 +203,29 @@ export class Gateway implements APIClient {
     this.maxRetries = options.maxRetries ?? defaults.maxRetries;
     this.timeout = options.timeout ?? defaults.timeout;
     const { events, log } = resolveEvents(options.hooks, options.logLevel, options.logger, redactor);
-    const store = options.store ?? memoryStore();
-    if (!options.store) ownStores.add(store);
     const pool = new BaseURLPool(this.baseURL, this.backupBaseURL);
-    // A static key names what this account keeps in a store (hashed); a key function is never called for it.
-    const accountKey = typeof options.apiKey === 'function' ? undefined : (apiKey as () => string);
-    const fleet = new Fleet({
-      // A store of the user's (Redis) may be slow or gone: then this process goes on with its own memory.
-      store: ownStores.has(store) ? store : failOpenStore(store, { log }),
+    const fleetSettings: FleetSettings = {
       main: pool.main,
       backup: pool.backup,
       cooldownMs: options.failoverCooldown ?? defaults.failoverCooldown,
       limits: options.limits,
-      accountKey,
+      local: !options.store,
       onFleet: events.onFleet,
-      local: ownStores.has(store),
-    });
-    const cacheStore = options.cache && (options.cache.store ?? memoryStore());
-    const cache = cacheStore && new ResponseCache({
-      store: options.cache?.store ? failOpenStore(cacheStore, { log }) : cacheStore,
-      ttlMs: options.cache?.ttl ?? defaults.cacheTtl,
-      shareAcrossKeys: options.cache?.shareAcrossKeys === true,
-      accountKey,
-      base: pool.main,
-      redactor,
-    });
+    };
+    // A static key names what this account keeps in a store (hashed); a key function is never called for it.
+    const accountKey = typeof options.apiKey === 'function' ? undefined : (apiKey as () => string);
+    // With a store, limits or a cache, their code loads with the first call; without, base health stays in memory.
+    const shared =
+      options.store || options.limits || options.cache
+        ? sharedState({ fleet: fleetSettings, store: options.store, cache: options.cache, cacheTtlMs: defaults.cacheTtl, accountKey, redactor, log })
+        : { fleet: new LocalFleet(fleetSettings), cache: undefined };
     bindConfig(this, {
       // A closure rather than a property: nothing that inspects the config can print the key.
       apiKey,
       redactor,
       pool,
-      fleet,
-      store,
-      cache,
+      fleet: shared.fleet,
+      cache: shared.cache,
       maxRetries: this.maxRetries,
       retry: resolveRetry(options.retry),
       timeout: this.timeout,
@@ -271,8 +258,11 @@ export class Gateway implements APIClient {
     // Before the spread, which would turn a string into an object of its characters.
     checkOptionsObject(options);
     // `this.constructor`, not `Gateway`: a class that names itself is renamed by bundlers (_Gateway).
-    // The same store unless another is given: what one client learns, the other knows.
-    return new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), store: configOf(this).store, ...options });
+    const derived = new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), ...options });
+    // The same health: through the same store when there is one, else through this client's memory.
+    const [mine, theirs] = [configOf(this).fleet, configOf(derived).fleet];
+    if (mine instanceof LocalFleet && theirs instanceof LocalFleet) theirs.shareHealth(mine);
+    return derived;
   }
 
   static GatewayError = Errors.GatewayError;

@@ -12,7 +12,7 @@ export type { Stream } from './core/stream.js';
 export { streamFromReadable, type StreamFromReadableOptions } from './core/stream-from-readable.js';
 export { memoryStore } from './core/store.js';
 export type { MemoryStoreOptions, Store } from './core/store.js';
-export type { Limits } from './core/fleet.js';
+export type { Limits } from './core/types.js';
 export type { CacheOptions } from './core/cache.js';
 export {
   GatewayError,

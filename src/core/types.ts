@@ -1,8 +1,7 @@
 import type { Redactor } from '../internal/redact.js';
 import type { BaseURLPool } from './failover.js';
-import type { Fleet } from './fleet.js';
-import type { Store } from './store.js';
-import type { CacheOutcome, CoreEvents, RetryInfo } from './hooks.js';
+import type { FleetView } from './fleet-rules.js';
+import type { CacheOutcome, CoreEvents, FleetInfo, RetryInfo } from './hooks.js';
 import type { ModelId } from './model-catalog.js';
 import type { RetryPacing } from './retry.js';
 import type { CallObserver, Telemetry } from './telemetry.js';
@@ -91,8 +90,6 @@ export interface CoreConfig {
   readonly pool: BaseURLPool;
   /** The state this client shares with every client on its store: base health, pauses, quota, rate budget. */
   readonly fleet: Fleet;
-  /** The store as given (or the client's own memoryStore): what withOptions() shares. */
-  readonly store: Store;
   /** The response cache, with the client's `cache` option. */
   readonly cache: CallCache | undefined;
   readonly maxRetries: number;
@@ -248,4 +245,57 @@ export interface CachedReply extends Reply {
 export interface CallCache {
   /** The call's answer from the cache when it holds one, else from `send`, kept when it completes. */
   through(call: CacheCall, mode: 'use' | 'refresh', send: () => Promise<Reply>): Promise<CachedReply>;
+}
+
+/**
+ * The state a client keeps about the gateway, that each step of a call reads and writes
+ * (core/fleet-call.ts): base health, and with a store of the user's the pauses 429s asked for,
+ * an exhausted quota and the rate budget of `limits`, shared by every client on it.
+ * core/local-fleet.ts keeps base health in memory; core/store-fleet.ts keeps it all in a store.
+ */
+export interface Fleet {
+  readonly settings: FleetSettings;
+  /** What the fleet knows for a call to `model`. */
+  view(model: string | undefined): FleetView | Promise<FleetView>;
+  /** The last view read, for decisions that need no fresh read. */
+  lastView(model: string | undefined): FleetView;
+  markDown(base: string): Promise<void>;
+  markUp(base: string): Promise<void>;
+  pause(base: string, model: string | undefined, ms: number): Promise<void>;
+  endPause(base: string, model: string | undefined): Promise<void>;
+  quotaOut(message: string, recheckMs: number): Promise<void>;
+  quotaBack(): Promise<void>;
+  /** Takes a probe lock: true for the one instance that may try. */
+  lock(kind: 'probe' | 'pause-probe' | 'quota-probe', base?: string, model?: string): Promise<boolean>;
+  /** Reserves a call's share of `limits`: the ms to wait, or `taken: false` past `maxWaitMs`. */
+  reserve(tokens: number, maxWaitMs: number): Promise<{ taken: boolean; waitMs: number }>;
+  reconcile(estimated: number, used: number | undefined): Promise<void>;
+  /** A signal for an attempt in flight on `base`: aborted when the base is marked down. */
+  watch(base: string, model: string | undefined): { signal: AbortSignal; done: () => void };
+  /** Tells the hooks (and the logger) what the fleet's state did to a call. */
+  tell(info: FleetInfo): void;
+}
+
+/** Request and token budgets for the whole fleet (`new Gateway({ limits })`). */
+export interface Limits {
+  /** Requests per minute, every instance on the store together. */
+  requestsPerMinute?: number | undefined;
+  /** Tokens per minute (estimated before sending, reconciled with the reply's usage). */
+  tokensPerMinute?: number | undefined;
+}
+
+/** What a fleet is made with. */
+export interface FleetSettings {
+  main: string;
+  backup: string | undefined;
+  cooldownMs: number;
+  limits: Limits | undefined;
+  /**
+   * Whether the state stays in this client (no `store` option): then only base health and
+   * `limits` are kept, in its memory; with a store of the user's, pauses and an exhausted
+   * quota are shared too.
+   */
+  local: boolean;
+  /** Told when the fleet's state changes what a call does. */
+  onFleet: ((info: FleetInfo) => void) | undefined;
 }

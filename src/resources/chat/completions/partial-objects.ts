@@ -1,4 +1,5 @@
 import { APIUserAbortError, ParseError } from '../../../core/errors.js';
+import { parse } from 'jsonriver';
 
 // Loaded by the first partialObjects() call (docs/architecture.md#loading-on-first-use).
 
@@ -103,9 +104,6 @@ const SLOTS_PER_CHARACTER = 32;
  * the whole value always ends the sequence.
  */
 export async function* partialValues(deltas: AsyncIterable<string>): AsyncGenerator<unknown, void, undefined> {
-  // A dynamic import even here: the CJS build inlines this module, and would turn a static
-  // import of jsonriver (ESM only) into a require() that Node 20 before 20.19 refuses.
-  const { parse } = await import('jsonriver');
   const text = new ReadText(deltas);
   const copies = new Copies();
   let last: unknown = copies;

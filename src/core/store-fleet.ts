@@ -1,5 +1,6 @@
 import { hashKey } from './hash-key.js';
 import type { FleetInfo } from './hooks.js';
+import type { Fleet, FleetSettings } from './types.js';
 import { type DownRecord, type FleetView, type PauseRecord, type QuotaRecord } from './fleet-rules.js';
 import type { Store } from './store.js';
 
@@ -7,6 +8,7 @@ import type { Store } from './store.js';
 // health of each base URL, the pauses 429s asked for, an exhausted quota, and the rate
 // budget of `limits`. Each change is one atomic step of the store; the decisions are
 // fleet-rules.ts's. Reads are cached for VIEW_MS, so a healthy call rarely waits on the store.
+// Loaded with the first call of a client that has a store, `limits` or a cache (shared-state.ts).
 
 /** How long a read of the store stands for this process. */
 const VIEW_MS = 200;
@@ -15,20 +17,9 @@ const GRACE_MS = 10 * 60_000;
 /** How long a probe lock holds when its holder never answers (a crashed process). */
 const PROBE_LOCK_MS = 30_000;
 
-/** Request and token budgets for the whole fleet (`new Gateway({ limits })`). */
-export interface Limits {
-  /** Requests per minute, every instance on the store together. */
-  requestsPerMinute?: number | undefined;
-  /** Tokens per minute (estimated before sending, reconciled with the reply's usage). */
-  tokensPerMinute?: number | undefined;
-}
-
-export interface FleetSettings {
+/** A store fleet's settings: the fleet's, the store, and how its keys are named. */
+export interface StoreFleetSettings extends FleetSettings {
   store: Store;
-  main: string;
-  backup: string | undefined;
-  cooldownMs: number;
-  limits: Limits | undefined;
   /**
    * The API key, hashed to name this account's records (the key itself never reaches the
    * store); undefined for a key function, which is never called for this (a rotating token
@@ -36,15 +27,8 @@ export interface FleetSettings {
    * `prefix` tells accounts apart.
    */
   accountKey: (() => string) | undefined;
-  /** Told when the fleet's state changes what a call does. */
-  onFleet: ((info: FleetInfo) => void) | undefined;
-  /**
-   * Whether the store is the client's own memory (no `store` option): then only base health
-   * is kept, as a client always did, and keys are named with a quick hash (nothing leaves the
-   * process). With a store of the user's, pauses and an exhausted quota are shared too, and
-   * keys are SHA-256 (a store holds no secret).
-   */
-  local: boolean;
+  /** The store is this process's own memory: its keys are named with a quick hash (nothing leaves the process). */
+  inMemory: boolean;
 }
 
 /** A base's signal that aborts attempts in flight there when the fleet marks it down. */
@@ -53,16 +37,16 @@ interface DownWatch {
   inFlight: number;
 }
 
-/** The fleet's shared state, as one client reads and writes it. */
-export class Fleet {
-  readonly settings: FleetSettings;
+/** The fleet's state in a store (shared by every client on it), as one client reads and writes it. */
+export class StoreFleet implements Fleet {
+  readonly settings: StoreFleetSettings;
   #names: Promise<{ account: string; bases: Map<string, string> }> | undefined;
   readonly #models = new Map<string, Promise<string>>();
   readonly #views = new Map<string, { at: number; view: FleetView }>();
   readonly #watches = new Map<string, DownWatch>();
   #poll: ReturnType<typeof setInterval> | undefined;
 
-  constructor(settings: FleetSettings) {
+  constructor(settings: StoreFleetSettings) {
     this.settings = settings;
   }
 
@@ -243,7 +227,7 @@ export class Fleet {
   }
 
   async #hash(text: string): Promise<string> {
-    return this.settings.local ? quickHash(text) : (await hashKey(text)).slice(0, 24);
+    return this.settings.inMemory ? quickHash(text) : (await hashKey(text)).slice(0, 24);
   }
 }
 
