@@ -142,7 +142,7 @@ async function sendRequest(call: CallState): Promise<Reply> {
     try {
       const reply = await attempt(call, request, info, { telemetry, moved: watched?.signal });
       telemetry?.end(reply.response.status);
-      if (url === undefined) afterAnswer(call, { base: baseURL, model, tokens: call.tokens, data: reply.data });
+      if (url === undefined) await afterAnswer(call, { base: baseURL, model, tokens: call.tokens, data: reply.data });
       call.request.onServed?.(baseURL);
       return reply;
     } catch (error) {

@@ -11,8 +11,6 @@ import { chooseBase, estimateTokens, isAvailable, pauseLeftMs, quotaDecision, us
 // fleet), before each attempt (a pause a 429 asked for), and what its answer or failure
 // teaches the fleet. The decisions are fleet-rules.ts's; these steps read, wait and write.
 
-const noop = () => undefined;
-
 /**
  * Before anything is sent: a quota the fleet knows is exhausted refuses the call at once
  * (one instance at a time probes it back), and with `limits` the call reserves its share of
@@ -61,7 +59,8 @@ export async function beforeAttempt(call: CallState, base: string, model: string
   const view = await fleet.view(model);
   const now = Date.now();
   const left = pauseLeftMs(view, base, now);
-  if (left === 0) return base;
+  // A pause that ran out and no answer since: one instance probes, the others wait for it.
+  if (left === 0) return view.pause[base] ? afterPause(call, base, model) : base;
   const other = pool.next(base);
   if (!pinned && other !== base && isAvailable(view, other, now) && pauseLeftMs(view, other, now) === 0) return other;
   const budget = call.budgetMs();
@@ -75,14 +74,38 @@ export async function beforeAttempt(call: CallState, base: string, model: string
   return base;
 }
 
+/** How long the instances that did not win a pause's probe wait for its answer, at most. */
+const PROBE_WAIT_MS = 5_000;
+
+/**
+ * After a pause ran out: the instance that takes the probe lock sends; the others wait until
+ * its answer ends the pause (or it is paused again, then they wait that out), checking every
+ * few hundred ms, and go after PROBE_WAIT_MS whatever happened.
+ */
+async function afterPause(call: CallState, base: string, model: string | undefined): Promise<string> {
+  const { fleet } = call.config;
+  if (await fleet.lock('pause-probe', base, model)) return base;
+  for (let waited = 0; waited < PROBE_WAIT_MS; waited += 250) {
+    await sleep(250, call.signal).catch(() => {
+      throw call.stopped(`${call.request.method} ${call.path}`);
+    });
+    const pause = (await fleet.view(model)).pause[base];
+    if (!pause) return base;
+    if (pause.until > Date.now()) return beforeAttempt(call, base, model, true);
+  }
+  return base;
+}
+
 /** An answer: the fleet returns to its base, a pause there is over, the quota is back; the token estimate is reconciled. */
-export function afterAnswer(call: CallState, at: { base: string; model: string | undefined; tokens: number; data: unknown }): void {
+export async function afterAnswer(call: CallState, at: { base: string; model: string | undefined; tokens: number; data: unknown }): Promise<void> {
   const { fleet } = call.config;
   const view = fleet.lastView(at.model);
-  if (view.down[at.base]) void fleet.markUp(at.base).catch(noop);
-  if (view.pause[at.base]) void fleet.endPause(at.base, at.model).catch(noop);
-  if (view.quota) void fleet.quotaBack().catch(noop);
-  if (at.tokens > 0) void fleet.reconcile(at.tokens, usedTokens(at.data)).catch(noop);
+  // Awaited (they happen after a failure, or with a token budget): an app that closes its
+  // Redis client right after a call finds nothing still writing.
+  if (view.down[at.base]) await fleet.markUp(at.base);
+  if (view.pause[at.base]) await fleet.endPause(at.base, at.model);
+  if (view.quota) await fleet.quotaBack();
+  if (at.tokens > 0) await fleet.reconcile(at.tokens, usedTokens(at.data));
 }
 
 /** A failed attempt: every instance learns of the base (down, when worth a retry), the pause a 429 asked for, or the exhausted quota. */
@@ -93,7 +116,11 @@ export async function afterFailure(call: CallState, at: { base: string; model: s
   const shared = !fleet.settings.local;
   // The server's words only: the request line would name the base URL in the store.
   if (shared && error instanceof APIError && isQuotaError(error)) return fleet.quotaOut(parseErrorBody(error.error).message ?? error.code ?? 'insufficient_quota', fleet.settings.cooldownMs || 30_000);
-  if (shared && error instanceof RateLimitError && error.retryAfterMs) await fleet.pause(at.base, at.model, error.retryAfterMs);
+  // Through a store, a 429 is one model's pause, not the base's health: the other models stay on it.
+  if (shared && error instanceof RateLimitError) {
+    if (error.retryAfterMs) await fleet.pause(at.base, at.model, error.retryAfterMs);
+    return;
+  }
   if (at.retryable && fleet.settings.cooldownMs > 0) await fleet.markDown(at.base);
 }
 

@@ -67,6 +67,8 @@ export class StoreFleet implements Fleet {
     this.#remember((view) => ({ ...view, down: { ...view.down, [base]: record } }));
     this.#watches.get(base)?.controller.abort();
     await this.settings.store.set(await this.#key('down', base), JSON.stringify(record), { ttlMs: this.settings.cooldownMs + GRACE_MS });
+    // A probe that failed gives its lock back: the next one may go when this cooldown runs out.
+    await this.settings.store.delete([await this.#key('probe', base)]);
   }
 
   /** A base answered: the fleet returns to it (a probe that succeeded clears its record). */
@@ -80,6 +82,7 @@ export class StoreFleet implements Fleet {
     const record: PauseRecord = { until: Date.now() + ms };
     this.#remember((view) => ({ ...view, pause: { ...view.pause, [base]: record } }), model);
     await this.settings.store.set(await this.#key('pause', base, model), JSON.stringify(record), { ttlMs: ms + GRACE_MS });
+    await this.settings.store.delete([await this.#key('pause-probe', base, model)]);
   }
 
   /** The pause is over (a request there was answered). */
@@ -94,6 +97,7 @@ export class StoreFleet implements Fleet {
     const record: QuotaRecord = { at: now, recheckAt: now + recheckMs, message };
     this.#remember((view) => ({ ...view, quota: record }), undefined, true);
     await this.settings.store.set(await this.#key('quota'), JSON.stringify(record), { ttlMs: recheckMs + GRACE_MS });
+    await this.settings.store.delete([await this.#key('quota-probe')]);
   }
 
   /** A call went through: whatever the quota record said is over. */

@@ -78,6 +78,30 @@ function fleetScenarios(makeStore: () => Store) {
     expect(gw.hits.main - before.main).toBe(2);
   });
 
+  it('probes again after each cooldown when a probe fails (a failed probe gives its lock back)', async () => {
+    const store = makeStore();
+    const gw = gateways();
+    gw.answers.main = status(503);
+    const make = () => instance(store, gw.fetch, { failoverCooldown: 60 });
+    for (let round = 0; round < 3; round++) {
+      await chat(make().client);
+      await new Promise((resolve) => setTimeout(resolve, 90));
+    }
+    // One failed attempt on the main per round: the first, then a probe after each cooldown.
+    expect(gw.hits.main).toBe(3);
+    expect(gw.hits.backup).toBe(3);
+  });
+
+  it("keeps a 429 to one model from taking the base away from the others", async () => {
+    const store = makeStore();
+    const gw = gateways();
+    gw.answers.main = ({ model }) => (model === 'busy' ? status(429, { error: { message: 'slow down', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '5000' })() : gw.ok());
+    await chat(instance(store, gw.fetch).client, 'busy');
+    const before = gw.hits.main;
+    await chat(instance(store, gw.fetch).client, 'other');
+    expect(gw.hits.main).toBe(before + 1);
+  });
+
   it('moves attempts in flight off a base that fails for another instance, instead of waiting out their timeout', async () => {
     const store = makeStore();
     const gw = gateways();
