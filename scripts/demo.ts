@@ -38,6 +38,7 @@ const order = [
   'abort',
   'retries-and-failover',
   'model-fallback',
+  'fleet',
   'stream-survives-cut',
   'logging',
   'otel-traces',

@@ -1,0 +1,99 @@
+// Two instances that share what they learn through one store: a main base one found down is skipped by the other, and a 429's pause holds for both. On a Redis started here when this machine has redis-server, else on one memoryStore().
+// Always runs against two local mock gateways on 127.0.0.1 (faults cannot be scripted on the real service).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { createClient } from 'redis';
+import { Gateway, memoryStore, RateLimitError, type Store } from 'unified-gateway';
+import { redisStore } from 'unified-gateway/redis';
+import { createMockGateway } from 'unified-gateway/testing';
+
+const main = createMockGateway({ apiKey: 'demo-key' });
+const backup = createMockGateway({ apiKey: 'demo-key' });
+const [mainServer, backupServer] = await Promise.all([main.listen(), backup.listen()]);
+const port = (url: string) => new URL(url).port;
+
+/** A redis-server of this example on a free 127.0.0.1 port, saving nothing; undefined when the machine has none. */
+async function startRedis(): Promise<{ url: string; child: ChildProcess } | undefined> {
+  const binary = (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, 'redis-server'))
+    .find((file) => existsSync(file));
+  if (!binary) return undefined;
+  const free = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as { port: number };
+      probe.close(() => resolve(p));
+    });
+  });
+  const child = spawn(binary, ['--port', String(free), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir()], { stdio: ['ignore', 'pipe', 'ignore'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  // redis-server says so when it accepts connections; give it 5 s.
+  const ready = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 5_000);
+    child.stdout?.on('data', (d: Buffer) => d.toString().includes('Ready to accept connections') && (clearTimeout(timer), resolve(true)));
+    child.once('exit', () => (clearTimeout(timer), resolve(false)));
+  });
+  if (ready) return { url: `redis://127.0.0.1:${free}`, child };
+  child.kill('SIGKILL');
+  return undefined;
+}
+
+const server = await startRedis();
+const redis = server ? await createClient({ url: server.url }).on('error', () => {}).connect() : undefined;
+let store: Store;
+if (redis && server) {
+  console.log(`store: redisStore on a redis-server started for this example (${server.url}); instances in other processes and on other machines would share it too`);
+  store = redisStore(redis, { prefix: `example-${process.pid}` });
+} else {
+  console.log('store: no redis-server on this machine (apt-get install redis-server), so one memoryStore() shared by both instances in this process.');
+  console.log('  With redisStore(client) instead, instances in other processes and on other machines share the same state.');
+  store = memoryStore();
+}
+
+// Two clients on one store, as two instances of an app would be (each in its own process).
+const instance = (n: number) =>
+  new Gateway({
+    apiKey: 'demo-key',
+    baseURL: mainServer.url,
+    backupBaseURL: backupServer.url,
+    store,
+    hooks: {
+      onFailover: (e) => console.log(`  instance ${n}: failover ${port(e.from)} -> ${port(e.to)} after ${e.status ?? e.error.name}`),
+      onFleet: (e) =>
+        console.log(`  instance ${n}: ${e.event === 'base-skipped' ? `skipped ${port(e.skipped ?? '')} (down for the fleet), sent to ${port(e.baseURL)}` : `${e.event} ${e.waitMs} ms on ${port(e.baseURL)}`}`),
+    },
+  });
+const one = instance(1);
+const two = instance(2);
+const ask = (client: Gateway, content: string, maxRetries?: number) =>
+  client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] }, maxRetries === undefined ? {} : { maxRetries });
+
+try {
+  console.log(`1) the main (${port(mainServer.url)}) answers 503 to instance 1: it fails over to the backup (${port(backupServer.url)}), and the main is down for the fleet`);
+  main.inject({ type: 'unavailable' });
+  console.log(`  instance 1 -> ${(await ask(one, 'first')).choices[0]?.message.content}`);
+  console.log(`  instance 2 -> ${(await ask(two, 'second')).choices[0]?.message.content}`);
+  console.log(`  the main saw ${main.requests.length} request: instance 2 never sent it one`);
+
+  console.log('2) the backup answers 429 Retry-After: 1 to instance 1 (no retries for that call)');
+  backup.inject({ type: 'rate_limit', retryAfter: 1 });
+  const refused = await ask(one, 'third', 0).catch((e: unknown) => e);
+  if (refused instanceof RateLimitError) console.log(`  instance 1 -> RateLimitError, the server asked for ${refused.retryAfterMs} ms`);
+  // An instance reads the store at most every 200 ms: one that read just now has not seen the pause yet.
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  const before = backup.requests.length;
+  console.log(`  instance 2 -> ${(await ask(two, 'fourth')).choices[0]?.message.content}`);
+  console.log(`  the backup saw ${backup.requests.length - before} request from instance 2, after the pause: none was sent into it`);
+} finally {
+  // The clients' last writes (a pause over, a base back) go out just after their calls return.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await redis?.close();
+  if (server) {
+    server.child.kill('SIGTERM');
+    console.log('stopped the redis-server');
+  }
+  await Promise.all([mainServer.close(), backupServer.close()]);
+}
