@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { browserBuild } from './browser-build.mjs';
+import { cacheSection, runCacheBenchmarks } from './bench/cache.mjs';
 import { embeddingsSection, runEmbeddingBenchmarks } from './bench/embeddings.mjs';
 import { fleetSectionOf, withFleetSection } from './bench/fleet.mjs';
 import { measureAll as measurePartials } from './bench/partial-objects.mjs';
@@ -62,6 +63,8 @@ try {
 }
 // 9. Embeddings at scale: a million inputs streamed, and iterate() under a rate limit (its own server).
 const embeddings = await runEmbeddingBenchmarks();
+// 10. The response cache beside the AI SDK's caching recipe (counts of upstream requests; its own mock).
+const cache = await runCacheBenchmarks();
 
 // 9. Partial objects of a streamed structured reply: one run of each in a fresh process (the
 // peers take tens of seconds at 108 KB, a cost that grows with the square of the text, so
@@ -247,6 +250,7 @@ after a run of successes, and every retry waits what \`retry-after-ms\` asks: th
 keeps the server at its limit without a backlog of failed requests.
 
 ${embeddingsSection(embeddings)}
+${cacheSection(cache)}
 
 ## Partial objects: 108 KB and 1 MB in 8-character deltas
 

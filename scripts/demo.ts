@@ -42,6 +42,7 @@ const order = [
   'stream-survives-cut',
   'logging',
   'otel-traces',
+  'cache',
   'mock-gateway',
   'record-replay',
   'ai-sdk',
