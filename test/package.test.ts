@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 // the package's own exports map, as an installed package would be loaded.
 function run(code: string, type: 'module' | 'commonjs'): string {
   const flag = type === 'module' ? '--input-type=module' : '--input-type=commonjs';
-  return execFileSync(process.execPath, [flag, '-e', code], { encoding: 'utf8', timeout: 15_000 }).trim();
+  return execFileSync(process.execPath, [flag, '-e', code], { encoding: 'utf8', timeout: 30_000 }).trim();
 }
 
 const script = (load: string) => `
@@ -55,11 +55,11 @@ describe('npm pack', () => {
   // dist/ is not in git: `prepack` builds it (here already built, so the build only checks),
   // and says so on stderr, where it cannot break a tool that reads `npm pack --json`.
   it('ships dist/, and its --json answer is JSON', () => {
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { encoding: 'utf8', timeout: 150_000, stdio: ['ignore', 'pipe', 'pipe'] });
     const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
     const paths = new Set(pack?.files.map((f) => f.path));
     for (const built of ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/ai-sdk.js', 'dist/otel.js', 'dist/testing.js', 'dist/cli.js']) expect(paths).toContain(built);
-  }, 60_000);
+  }, 160_000);
 });
 
 describe('built package: declared values exist at run time', () => {
@@ -85,7 +85,7 @@ describe('built package: declared values exist at run time', () => {
       );
       expect({ build, ...JSON.parse(out) }).toEqual({ build, missing: [], misnamed: [] });
     }
-  });
+  }, 60_000);
 });
 
 describe('built package: class names', () => {
