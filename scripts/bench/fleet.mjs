@@ -423,7 +423,7 @@ ${details(
 )}
 No instance can know before the first timeout (\`timeout\` after the first request into the
 dark): an attempt sent before it is in flight either way, and it ends by its own timeout
-unless the poll of the store (every 200 ms while an attempt is in flight) sees the base
+unless the poll of the store (every 50 ms while an attempt is in flight) sees the base
 go down first, which moves it on early.
 
 `)}${part(['pause', 'pauseAlone'], `

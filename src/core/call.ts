@@ -138,7 +138,7 @@ async function sendRequest(call: CallState): Promise<Reply> {
     // An absolute URL (a download) is named without its query, which often holds a signed token.
     const info: AttemptInfo = { method, url: url === undefined ? joinURL(baseURL, path) : shownURL(url), baseURL, attempt: ++progress.attempts, idempotencyKey: request.headers['idempotency-key'] };
     const telemetry = call.observer?.attempt(info);
-    const watched = watchBase(call, baseURL, model);
+    const watched = watchBase(call, baseURL);
     try {
       const reply = await attempt(call, request, info, { telemetry, moved: watched?.signal });
       telemetry?.end(reply.response.status);

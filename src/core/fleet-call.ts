@@ -125,8 +125,8 @@ export async function afterFailure(call: CallState, at: { base: string; model: s
 }
 
 /** The base an attempt in flight is watched on: its signal aborts when the fleet marks the base down. */
-export function watchBase(call: CallState, base: string, model: string | undefined): { signal: AbortSignal; done: () => void } | undefined {
-  return call.url === undefined && call.config.pool.backup ? call.config.fleet.watch(base, model) : undefined;
+export function watchBase(call: CallState, base: string): { signal: AbortSignal; done: () => void } | undefined {
+  return call.url === undefined && call.config.pool.backup ? call.config.fleet.watch(base) : undefined;
 }
 
 /** Tells the hooks and the logger (through the fleet) and telemetry what the fleet's state did to the call. */

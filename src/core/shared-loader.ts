@@ -40,8 +40,8 @@ class LoadingFleet implements Fleet {
     return this.#loaded()?.fleet.lastView(model) ?? EMPTY;
   }
 
-  watch(base: string, model: string | undefined): { signal: AbortSignal; done: () => void } {
-    return this.#loaded()?.fleet.watch(base, model) ?? { signal: new AbortController().signal, done: () => undefined };
+  watch(base: string): { signal: AbortSignal; done: () => void } {
+    return this.#loaded()?.fleet.watch(base) ?? { signal: new AbortController().signal, done: () => undefined };
   }
 
   tell(info: FleetInfo): void {

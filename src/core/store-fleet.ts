@@ -12,6 +12,12 @@ import type { Store } from './store.js';
 
 /** How long a read of the store stands for this process. */
 const VIEW_MS = 200;
+/**
+ * While attempts are in flight, how often the down records of their bases are read (one
+ * read of at most two keys): an attempt into a base another instance found dark moves on
+ * within this, instead of waiting out its own timeout (bench:fleet, main blackholed).
+ */
+const WATCH_MS = 50;
 /** How long a record outlives the time it names, so the probe that clears it can find it. */
 const GRACE_MS = 10 * 60_000;
 /** How long a probe lock holds when its holder never answers (a crashed process). */
@@ -145,14 +151,14 @@ export class StoreFleet implements Fleet {
 
   /**
    * Watches a base while an attempt is in flight there: the signal aborts when the fleet
-   * marks the base down (here, or in another process, seen by a read every VIEW_MS), so the
+   * marks the base down (here, or in another process, seen by a read every WATCH_MS), so the
    * attempt moves on instead of waiting out its own timeout.
    */
-  watch(base: string, model: string | undefined): { signal: AbortSignal; done: () => void } {
+  watch(base: string): { signal: AbortSignal; done: () => void } {
     let watch = this.#watches.get(base);
     if (!watch || watch.controller.signal.aborted) this.#watches.set(base, (watch = { controller: new AbortController(), inFlight: 0 }));
     watch.inFlight++;
-    this.#poll ??= unref(setInterval(() => this.#refresh(model), VIEW_MS));
+    this.#poll ??= unref(setInterval(() => this.#refresh(), WATCH_MS));
     const current = watch;
     return {
       signal: current.controller.signal,
@@ -173,12 +179,20 @@ export class StoreFleet implements Fleet {
     this.#poll = undefined;
   }
 
-  /** A read for the poll: bases that went down elsewhere abort the attempts in flight there. */
-  #refresh(model: string | undefined): void {
-    void this.#read(model).then((view) => {
-      const now = Date.now();
-      for (const [base, watch] of this.#watches) if ((view.down[base]?.until ?? 0) > now) watch.controller.abort();
-    });
+  /** The poll: a base with attempts in flight that went down elsewhere aborts them (and later calls skip it). */
+  #refresh(): void {
+    const bases = [...this.#watches.keys()];
+    void Promise.all(bases.map((base) => this.#key('down', base)))
+      .then((keys) => this.settings.store.get(keys))
+      .then((values) => {
+        const now = Date.now();
+        bases.forEach((base, i) => {
+          const record = parse<DownRecord>(values[i]);
+          if (!record || record.until <= now) return;
+          this.#remember((view) => ({ ...view, down: { ...view.down, [base]: record } }), undefined, true);
+          this.#watches.get(base)?.controller.abort();
+        });
+      });
   }
 
   /** One round trip: the records that concern a call to `model`. */

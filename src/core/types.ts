@@ -271,7 +271,7 @@ export interface Fleet {
   reserve(tokens: number, maxWaitMs: number): Promise<{ taken: boolean; waitMs: number }>;
   reconcile(estimated: number, used: number | undefined): Promise<void>;
   /** A signal for an attempt in flight on `base`: aborted when the base is marked down. */
-  watch(base: string, model: string | undefined): { signal: AbortSignal; done: () => void };
+  watch(base: string): { signal: AbortSignal; done: () => void };
   /** Tells the hooks (and the logger) what the fleet's state did to a call. */
   tell(info: FleetInfo): void;
 }
