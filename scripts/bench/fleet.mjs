@@ -439,16 +439,16 @@ ${details(
   [
     ['requests to the main for \`bench-a\` in the pause, after the first 429 (instances)', (x) => `${x.toMainA} (${x.instancesToA})`],
     ['429s the main answered', (x) => x.tooManyRequests],
-    ['requests to the main for \`bench-b\`: the 5 s before → the pause', (x) => `${x.toMainBBefore} → ${x.toMainBDuring}`],
+    ['requests to the main for \`bench-b\`: the 2 s before the first 429 → the 5 s of the pause', (x) => `${x.toMainBBefore} → ${x.toMainBDuring}`],
     ['calls that waited out the pause (\`paused\`)', (x) => x.paused],
     ['calls that skipped the main (\`base-skipped\`)', (x) => x.skipped],
     ['calls that failed, of', (x) => `${x.failed} of ${x.calls}`],
   ],
 )}
-A one-at-a-time instance waiting out a pause sends nothing else meanwhile, so \`bench-b\`
-slows with the main alone too. With a backup, a 429 is also a failure of the base (it is
-retried on the other one, docs/failover.md), so the main is down for every model for the
-cooldown: the \`base-skipped\` row.
+With a backup, the calls for \`bench-a\` go to the backup during the pause and the main
+keeps serving \`bench-b\`: a 429 is the pause of one base and model, never the base's health
+for every model (no call skipped the main). With the main alone, a one-at-a-time instance
+waiting out the pause sends nothing else meanwhile, so \`bench-b\` slows too.
 
 `)}${part(['quota'], `
 ### Quota exhausted
