@@ -1,5 +1,6 @@
 import type { Redactor } from '../internal/redact.js';
 import { redactDeep } from './error-factory.js';
+import { APITimeoutError, APIUserAbortError } from './errors.js';
 import { hashKey } from './hash-key.js';
 import type { Store } from './store.js';
 import type { CallObserver } from './telemetry.js';
@@ -61,14 +62,30 @@ export class ResponseCache implements CallCache {
     const found = mode === 'use' ? await this.#read([key]) : [undefined];
     if (found[0]) return { ...replay(found[0], call), cache: 'hit' };
     const running = mode === 'use' ? this.#inFlight.get(key) : undefined;
-    // Each caller gets its own copy of the answer: a result is the caller's to change.
-    if (running && !call.request.stream) return running.then((reply) => ({ ...reply, data: structuredClone(reply.data), cache: 'hit' as const }));
+    if (running && !call.request.stream) return this.#join(call, key, running, () => this.through(call, mode, send));
     const sent = this.#send(call, key, send);
     if (!call.request.stream && mode === 'use') {
       this.#inFlight.set(key, sent);
-      void sent.finally(() => this.#inFlight.delete(key)).catch(() => undefined);
+      void sent.finally(() => this.#inFlight.get(key) === sent && this.#inFlight.delete(key)).catch(() => undefined);
     }
     return sent;
+  }
+
+  /**
+   * An identical call is in flight: its answer, copied (a result is the caller's to change).
+   * This caller's signal and totalTimeout stop this caller only. When the call in flight was
+   * stopped by its own caller (an abort, a timeout of its own), that is not this call's
+   * failure: it is sent again, by the first of those waiting, the others joining it.
+   */
+  async #join(call: CacheCall, key: string, running: Promise<CachedReply>, sendAgain: () => Promise<CachedReply>): Promise<CachedReply> {
+    try {
+      const reply = await untilStopped(running, call);
+      return { ...reply, data: structuredClone(reply.data), cache: 'hit' };
+    } catch (error) {
+      if (call.signal?.aborted || !(error instanceof APIUserAbortError || error instanceof APITimeoutError)) throw error;
+      if (this.#inFlight.get(key) === running) this.#inFlight.delete(key);
+      return sendAgain();
+    }
   }
 
   async #send(call: CacheCall, key: string, send: () => Promise<Reply>): Promise<CachedReply> {
@@ -168,6 +185,18 @@ function merge(found: Array<Entry | undefined>, sent: EmbeddingList | undefined,
   });
   // Usage is what this call was billed for: the inputs it sent.
   return { object: 'list', data, model: sent?.model ?? first.model, usage: sent?.usage ?? { prompt_tokens: 0, total_tokens: 0 } };
+}
+
+/** `promise`, or the call's own stop (its signal: an abort, its totalTimeout), whichever comes first. */
+function untilStopped<T>(promise: Promise<T>, call: CacheCall): Promise<T> {
+  const { signal } = call;
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(call.stopped('waiting for an identical call in flight'));
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 /** A cached stream's frames, handed out as the SSE reader would: the Stream and telemetry see each first. */

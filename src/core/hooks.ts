@@ -97,7 +97,7 @@ export interface GatewayHooks {
   onModelFallback?: ((info: ModelFallbackInfo) => void) | undefined;
   /** The fleet's shared state changed what a call does: a base skipped, a pause honoured, a call held for budget or refused for quota. */
   onFleet?: ((info: FleetInfo) => void) | undefined;
-  /** The response cache answered a call (`hit`), sent it (`miss`), or sent only the inputs it lacked (`partial`). */
+  /** The response cache answered a call (`hit`), sent it (`miss`), or sent only the inputs it lacked (`partial`); told once the answer is in, never for a call that fails. */
   onCache?: ((info: CacheInfo) => void) | undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { Redactor } from '../internal/redact.js';
+import type { GatewayError } from './errors.js';
 import type { BaseURLPool } from './failover.js';
 import type { FleetView } from './fleet-rules.js';
 import type { CacheOutcome, CoreEvents, FleetInfo, RetryInfo } from './hooks.js';
@@ -234,6 +235,10 @@ export interface CacheCall {
   body: object | undefined;
   readonly raw: boolean;
   readonly observer: CallObserver | undefined;
+  /** What stops the call: the caller's signal, the stream's controller, the total timeout. */
+  readonly signal: AbortSignal | undefined;
+  /** The error for a call stopped by its signal. */
+  stopped(what: string): GatewayError;
 }
 
 /** A call's answer: from the cache, or sent upstream; and what the cache made of it. */

@@ -59,6 +59,33 @@ describe('the response cache: chat completions', () => {
     expect(all.every((c) => c.choices[0]?.message.content === all[0]?.choices[0]?.message.content)).toBe(true);
   });
 
+  it('stops only the caller whose signal or timeout ran out when identical calls are joined', async () => {
+    const { client, mock, sent } = cached();
+    const settle = (calls: Array<Promise<unknown>>) => Promise.allSettled(calls).then((all) => all.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).constructor.name)));
+    const stopAfter = (ms: number) => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), ms);
+      return controller.signal;
+    };
+    const ask = (content: string) => ({ ...body, messages: [{ role: 'user' as const, content }] });
+    // The first caller aborts: the one joined to it is sent again and answered.
+    mock.inject({ type: 'delay', ms: 300 });
+    expect(await settle([client.chat.completions.create(ask('a'), { signal: stopAfter(50) }), client.chat.completions.create(ask('a'))])).toEqual(['APIUserAbortError', 'ok']);
+    // A joined caller that aborts stops at once, the first is answered.
+    mock.inject({ type: 'delay', ms: 300 });
+    const started = Date.now();
+    const joined = client.chat.completions.create(ask('b'), { signal: stopAfter(50) }).catch((e: unknown) => [(e as Error).constructor.name, Date.now() - started < 250]);
+    expect(await Promise.all([client.chat.completions.create(ask('b')).then(() => 'ok'), joined])).toEqual(['ok', ['APIUserAbortError', true]]);
+    // The first caller's own timeout is not the joined caller's failure.
+    mock.inject({ type: 'delay', ms: 300 });
+    expect(await settle([client.chat.completions.create(ask('c'), { timeout: 100 }), client.chat.completions.create(ask('c'))])).toEqual(['APITimeoutError', 'ok']);
+    // Three joined to one that aborts: one of them is sent again, the other two join it.
+    mock.inject({ type: 'delay', ms: 300 });
+    const before = sent('chat/completions');
+    expect(await settle([client.chat.completions.create(ask('d'), { signal: stopAfter(50) }), ...[1, 2, 3].map(() => client.chat.completions.create(ask('d')))])).toEqual(['APIUserAbortError', 'ok', 'ok', 'ok']);
+    expect(sent('chat/completions') - before).toBe(2);
+  });
+
   it('never keeps an error: the call after a failed one is sent again', async () => {
     const { client, mock, sent } = cached();
     mock.inject({ type: 'server_error' });
