@@ -116,7 +116,10 @@ describe('the reasoningRules option', () => {
   it.each([
     ['not an object', 'deepseek', 'reasoningRules'],
     ['an array', [], 'reasoningRules'],
-    ['a rule that is not an object', { m: 'never' }, 'reasoningRules.m.send'],
+    ['null', null, 'reasoningRules'],
+    ['a rule that is not an object', { m: 'never' }, 'reasoningRules.m'],
+    ['a rule that is null', { m: null }, 'reasoningRules.m'],
+    ['a misspelt rule option', { m: { send: 'always', feild: 'reasoning' } }, 'reasoningRules.m.feild'],
     ['an unknown send', { m: { send: 'sometimes' } }, 'reasoningRules.m.send'],
     ['an unknown field', { m: { send: 'always', field: 'thoughts' } }, 'reasoningRules.m.field'],
     ['an empty id', { '': { send: 'never' } }, 'reasoningRules.'],

@@ -10,16 +10,21 @@ const FIELDS = ['reasoning_content', 'reasoning'];
 
 /** The client's `reasoningRules`, checked (ValidationError) and with each rule's field filled in. */
 export function resolveReasoningRules(rules: unknown): Readonly<Record<string, ResolvedReasoningRule>> {
-  if (!isRecord(rules ?? {})) throw new ValidationError('reasoningRules', 'must map model ids (or prefixes ending in *) to rules');
+  if (rules === undefined) return {};
+  if (!isRecord(rules)) throw new ValidationError('reasoningRules', 'must map model ids (or prefixes ending in *) to rules');
   // fromEntries, not assignment: an id such as "__proto__" stays an id.
   return Object.fromEntries(
-    Object.entries(rules ?? {}).map(([id, rule]: [string, Record<string, unknown>]) => {
+    Object.entries(rules).map(([id, rule]: [string, unknown]) => {
       const name = `reasoningRules.${id}`;
       if (!/^[^*]+\*?$|^\*$/.test(id)) throw new ValidationError(name, 'must be a model id, or a prefix ending in *');
-      const field = rule?.field ?? FIELDS[0];
-      if (!SENDS.includes(rule?.send as string)) throw new ValidationError(`${name}.send`, `must be one of ${SENDS.join(', ')}`);
+      if (!isRecord(rule)) throw new ValidationError(name, "must be a rule { send, field? }, e.g. { send: 'tool-calls' }");
+      const { send, field = FIELDS[0], ...rest } = rule;
+      // A misspelt key (feild) would otherwise leave the default in place, unseen.
+      const unknown = Object.keys(rest)[0];
+      if (unknown !== undefined) throw new ValidationError(`${name}.${unknown}`, 'is not a rule option: use send or field');
+      if (!SENDS.includes(send as string)) throw new ValidationError(`${name}.send`, `must be one of ${SENDS.join(', ')}`);
       if (!FIELDS.includes(field as string)) throw new ValidationError(`${name}.field`, `must be one of ${FIELDS.join(', ')}`);
-      return [id, { send: rule.send, field } as ResolvedReasoningRule];
+      return [id, { send, field } as ResolvedReasoningRule];
     }),
   );
 }
