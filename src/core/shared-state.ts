@@ -25,12 +25,14 @@ export function createSharedState(settings: SharedStateSettings): { fleet: Store
   // A store of the user's (Redis) may be slow or gone: then this process goes on with its own memory.
   const guarded = (store: Store | undefined) => (store ? failOpenStore(store, { log: settings.log }) : memoryStore());
   const { fleet, cache, accountKey } = settings;
+  const fleetStore = guarded(settings.store);
   return {
-    fleet: new StoreFleet({ ...fleet, store: guarded(settings.store), accountKey, inMemory: !settings.store }),
+    fleet: new StoreFleet({ ...fleet, store: fleetStore, accountKey, inMemory: !settings.store }),
     cache:
       cache &&
       new ResponseCache({
-        store: guarded(cache.store),
+        // One store for both: one guard, so one warning and one wait in an outage.
+        store: settings.store && cache.store === settings.store ? fleetStore : guarded(cache.store),
         ttlMs: cache.ttl ?? settings.cacheTtlMs,
         shareAcrossKeys: cache.shareAcrossKeys === true,
         accountKey,

@@ -220,6 +220,21 @@ describe('a fleet on one memoryStore (instances in one process)', () => {
     expect(warnings[0]).toMatch(/unreachable|memory/i);
   });
 
+  it("warns once for a store that is both the fleet's and the cache's", async () => {
+    const broken: Store = {
+      get: async () => Promise.reject(new Error('ECONNREFUSED')),
+      set: async () => Promise.reject(new Error('ECONNREFUSED')),
+      delete: async () => Promise.reject(new Error('ECONNREFUSED')),
+      take: async () => Promise.reject(new Error('ECONNREFUSED')),
+    };
+    const warnings: string[] = [];
+    const logger = { error: () => {}, warn: (line: string) => warnings.push(line), info: () => {}, debug: () => {} };
+    const gw = gateways();
+    const { client } = instance(broken, gw.fetch, { logger, logLevel: 'warn', cache: { store: broken } });
+    for (let i = 0; i < 3; i++) await expect(chat(client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
+    expect(warnings).toHaveLength(1);
+  });
+
   it('without a store, keeps base health in its own memory as before (no pause or quota shared)', async () => {
     const gw = gateways();
     gw.answers.main = status(429, { error: { message: 'quota', code: 'insufficient_quota' } });
