@@ -22,6 +22,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, promisify } from 'node:util';
+import { withSection } from './sections.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HEADING = '## Response cache: beside the AI SDK caching recipe';
@@ -682,13 +683,7 @@ Rerun this section alone: \`npm run bench:cache\`.
 
 /** Replaces this section of `markdown` (or adds it before the partial objects). */
 export function withCacheSection(markdown, section) {
-  const start = markdown.indexOf(HEADING);
-  if (start >= 0) {
-    const next = markdown.indexOf('\n## ', start + HEADING.length);
-    return markdown.slice(0, start) + section + (next >= 0 ? markdown.slice(next) : '');
-  }
-  const before = markdown.indexOf('## Partial objects');
-  return before >= 0 ? `${markdown.slice(0, before)}${section}\n${markdown.slice(before)}` : `${markdown}\n${section}`;
+  return withSection(markdown, HEADING, section, '## Partial objects');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

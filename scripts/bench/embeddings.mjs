@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withSection } from './sections.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MILLION = 1_000_000;
@@ -100,13 +101,7 @@ Rerun this section alone: \`npm run build && node scripts/bench/embeddings.mjs\`
 
 /** Replaces this section of `markdown` (or adds it before the browser bundles). */
 export function withEmbeddingsSection(markdown, section) {
-  const start = markdown.indexOf(HEADING);
-  if (start >= 0) {
-    const next = markdown.indexOf('\n## ', start + HEADING.length);
-    return markdown.slice(0, start) + section + (next >= 0 ? markdown.slice(next) : '');
-  }
-  const before = markdown.indexOf('## Browser bundles');
-  return before >= 0 ? `${markdown.slice(0, before)}${section}\n${markdown.slice(before)}` : `${markdown}\n${section}`;
+  return withSection(markdown, HEADING, section, '## Browser bundles');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

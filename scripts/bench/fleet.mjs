@@ -15,6 +15,7 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { redisServerPath, startGateway, startRedis } from './fleet-servers.mjs';
+import { withSection } from './sections.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const instanceScript = fileURLToPath(new URL('./fleet-instance.mjs', import.meta.url));
@@ -530,13 +531,7 @@ its own); it keeps this section as it was measured.
 
 /** Replaces this section of `markdown` (or adds it before "## Rerun"). */
 export function withFleetSection(markdown, text) {
-  const start = markdown.indexOf(HEADING);
-  if (start >= 0) {
-    const next = markdown.indexOf('\n## ', start + HEADING.length);
-    return markdown.slice(0, start) + text + (next >= 0 ? markdown.slice(next) : '');
-  }
-  const before = markdown.indexOf('## Rerun');
-  return before >= 0 ? `${markdown.slice(0, before)}${text}\n${markdown.slice(before)}` : `${markdown}\n${text}`;
+  return withSection(markdown, HEADING, text, '## Rerun');
 }
 
 /** This section as it stands in `markdown` (for `npm run bench`, which rewrites the rest). */
