@@ -201,18 +201,20 @@ function fleetScenarios(makeStore: () => Store) {
   });
 }
 
+/** A store whose every operation fails, and a logger that keeps the warnings. */
+function unreachable() {
+  const refuse = async () => Promise.reject(new Error('ECONNREFUSED'));
+  const broken: Store = { get: refuse, set: refuse, delete: refuse, take: refuse };
+  const warnings: string[] = [];
+  const logger = { error: () => {}, warn: (line: string) => warnings.push(line), info: () => {}, debug: () => {} };
+  return { broken, warnings, logger };
+}
+
 describe('a fleet on one memoryStore (instances in one process)', () => {
   fleetScenarios(() => memoryStore());
 
   it('goes on with its own memory when the store fails, and says so once', async () => {
-    const broken: Store = {
-      get: async () => Promise.reject(new Error('ECONNREFUSED')),
-      set: async () => Promise.reject(new Error('ECONNREFUSED')),
-      delete: async () => Promise.reject(new Error('ECONNREFUSED')),
-      take: async () => Promise.reject(new Error('ECONNREFUSED')),
-    };
-    const warnings: string[] = [];
-    const logger = { error: () => {}, warn: (line: string) => warnings.push(line), info: () => {}, debug: () => {} };
+    const { broken, warnings, logger } = unreachable();
     const gw = gateways();
     const { client } = instance(broken, gw.fetch, { logger, logLevel: 'warn', limits: { requestsPerMinute: 100 } });
     for (let i = 0; i < 5; i++) await expect(chat(client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
@@ -221,14 +223,7 @@ describe('a fleet on one memoryStore (instances in one process)', () => {
   });
 
   it("warns once for a store that is both the fleet's and the cache's", async () => {
-    const broken: Store = {
-      get: async () => Promise.reject(new Error('ECONNREFUSED')),
-      set: async () => Promise.reject(new Error('ECONNREFUSED')),
-      delete: async () => Promise.reject(new Error('ECONNREFUSED')),
-      take: async () => Promise.reject(new Error('ECONNREFUSED')),
-    };
-    const warnings: string[] = [];
-    const logger = { error: () => {}, warn: (line: string) => warnings.push(line), info: () => {}, debug: () => {} };
+    const { broken, warnings, logger } = unreachable();
     const gw = gateways();
     const { client } = instance(broken, gw.fetch, { logger, logLevel: 'warn', cache: { store: broken } });
     for (let i = 0; i < 3; i++) await expect(chat(client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
