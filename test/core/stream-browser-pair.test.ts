@@ -231,7 +231,9 @@ describe('streamFromReadable properties', () => {
   const sizesArb = fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 });
 
   it('reads back what toReadableStream wrote however the bytes are split', async () => {
-    const frameArb = fc.jsonValue({ maxDepth: 2 }).filter((v) => !isErrorPayload(v));
+    // No key that is one quote: V8's JSON.parse on Node 24 and 26 reads it as a backslash once a
+    // backslash key was parsed in the process (nodejs/node#63785), a platform bug, not the reader's.
+    const frameArb = fc.jsonValue({ maxDepth: 2 }).filter((v) => !isErrorPayload(v) && !JSON.stringify(v).includes('"\\"":'));
     await fc.assert(
       fc.asyncProperty(fc.array(frameArb, { maxLength: 8 }), sizesArb, async (frames, sizes) => {
         const source = new ReadableStream<Uint8Array>({

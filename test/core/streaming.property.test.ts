@@ -83,7 +83,9 @@ async function read(pieces: Uint8Array[], sse: Partial<SSEOptions> = {}): Promis
 const eolArb = fc.constantFrom('\n', '\r\n', '\r');
 const sizesArb = fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 6 });
 /** Frames the reader must hand back unchanged: any JSON value that is not an error payload. */
-const frameArb = fc.jsonValue({ maxDepth: 2 }).filter((v) => !isErrorPayload(v));
+// No key that is one quote: V8's JSON.parse on Node 24 and 26 reads it as a backslash once a
+// backslash key was parsed in the process (nodejs/node#63785), a platform bug, not the reader's.
+const frameArb = fc.jsonValue({ maxDepth: 2 }).filter((v) => !isErrorPayload(v) && !JSON.stringify(v).includes('"\\"":'));
 
 /** One event for `frame`: its JSON on one `data:` line, or pretty-printed over several (joined with LF by SSE); a comment line before it. */
 function event(frame: unknown, eol: string, { multiline, comment }: { multiline: boolean; comment: boolean }): string {

@@ -81,7 +81,8 @@ describe('partialValues', () => {
         const text = JSON.stringify(value, null, pretty ? 2 : undefined);
         const seen: Array<{ value: unknown; json: string }> = [];
         for await (const partial of partialValues(from(cut(text, at)))) seen.push({ value: partial, json: JSON.stringify(partial) });
-        expect(seen.at(-1)?.value).toEqual(JSON.parse(text));
+        // Compared as JSON text, not with JSON.parse(text): see the next test.
+        expect(JSON.stringify(seen.at(-1)?.value)).toBe(JSON.stringify(value));
         for (const s of seen) expect(JSON.stringify(s.value)).toBe(s.json);
         for (let i = 1; i < seen.length; i++) {
           expect(seen[i]?.json).not.toBe(seen[i - 1]?.json);
@@ -112,7 +113,10 @@ describe('partialValues', () => {
         const text = JSON.stringify(value);
         const seen: Array<{ value: unknown; json: string }> = [];
         for await (const partial of partialValues(from(small(text, seed)))) seen.push({ value: partial, json: JSON.stringify(partial) });
-        expect(seen.at(-1)?.value).toEqual(JSON.parse(text));
+        // Compared as JSON text, not with JSON.parse(text): V8's JSON.parse on Node 24 and 26
+        // reads a key "\"" as "\\" once a "\\" key was parsed (nodejs/node#63785), which failed
+        // this in CI; the partials, built by jsonriver, were right.
+        expect(seen.at(-1)?.json).toBe(text);
         // Checked without expect() per value: thousands of partials of hundreds of values each.
         const problems: string[] = [];
         for (let i = 0; i < seen.length; i++) {
