@@ -61,29 +61,48 @@ describe('the response cache: chat completions', () => {
 
   it('stops only the caller whose signal or timeout ran out when identical calls are joined', async () => {
     const { client, mock, sent } = cached();
-    const settle = (calls: Array<Promise<unknown>>) => Promise.allSettled(calls).then((all) => all.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).constructor.name)));
-    const stopAfter = (ms: number) => {
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), ms);
-      return controller.signal;
-    };
+    const name = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e as Error).constructor.name);
     const ask = (content: string) => ({ ...body, messages: [{ role: 'user' as const, content }] });
+    // The first call is in the gateway (held there 1 s) before the others start, and they have
+    // joined it (100 ms: their keys are hashed) before anything is aborted.
+    const first = async (content: string, options: { signal?: AbortSignal; timeout?: number } = {}) => {
+      const count = sent('chat/completions');
+      mock.inject({ type: 'delay', ms: 1_000 });
+      const call = name(client.chat.completions.create(ask(content), options));
+      for (let i = 0; i < 400 && sent('chat/completions') === count; i++) await new Promise((r) => setTimeout(r, 5));
+      return { call };
+    };
+    const joining = () => new Promise((r) => setTimeout(r, 100));
     // The first caller aborts: the one joined to it is sent again and answered.
-    mock.inject({ type: 'delay', ms: 300 });
-    expect(await settle([client.chat.completions.create(ask('a'), { signal: stopAfter(50) }), client.chat.completions.create(ask('a'))])).toEqual(['APIUserAbortError', 'ok']);
-    // A joined caller that aborts stops at once, the first is answered.
-    mock.inject({ type: 'delay', ms: 300 });
+    let controller = new AbortController();
+    let leader = (await first('a', { signal: controller.signal })).call;
+    let joined = name(client.chat.completions.create(ask('a')));
+    await joining();
+    controller.abort();
+    expect(await Promise.all([leader, joined])).toEqual(['APIUserAbortError', 'ok']);
+    expect(sent('chat/completions')).toBe(2);
+    // A joined caller that aborts stops at once; the first is answered, once.
+    controller = new AbortController();
+    leader = (await first('b')).call;
     const started = Date.now();
-    const joined = client.chat.completions.create(ask('b'), { signal: stopAfter(50) }).catch((e: unknown) => [(e as Error).constructor.name, Date.now() - started < 250]);
-    expect(await Promise.all([client.chat.completions.create(ask('b')).then(() => 'ok'), joined])).toEqual(['ok', ['APIUserAbortError', true]]);
+    joined = name(client.chat.completions.create(ask('b'), { signal: controller.signal })).then((n) => `${n} ${Date.now() - started < 900 ? 'at once' : 'late'}`);
+    await joining();
+    controller.abort();
+    expect(await Promise.all([leader, joined])).toEqual(['ok', 'APIUserAbortError at once']);
+    expect(sent('chat/completions')).toBe(3);
     // The first caller's own timeout is not the joined caller's failure.
-    mock.inject({ type: 'delay', ms: 300 });
-    expect(await settle([client.chat.completions.create(ask('c'), { timeout: 100 }), client.chat.completions.create(ask('c'))])).toEqual(['APITimeoutError', 'ok']);
+    leader = (await first('c', { timeout: 200 })).call;
+    joined = name(client.chat.completions.create(ask('c')));
+    expect(await Promise.all([leader, joined])).toEqual(['APITimeoutError', 'ok']);
+    expect(sent('chat/completions')).toBe(5);
     // Three joined to one that aborts: one of them is sent again, the other two join it.
-    mock.inject({ type: 'delay', ms: 300 });
-    const before = sent('chat/completions');
-    expect(await settle([client.chat.completions.create(ask('d'), { signal: stopAfter(50) }), ...[1, 2, 3].map(() => client.chat.completions.create(ask('d')))])).toEqual(['APIUserAbortError', 'ok', 'ok', 'ok']);
-    expect(sent('chat/completions') - before).toBe(2);
+    controller = new AbortController();
+    leader = (await first('d', { signal: controller.signal })).call;
+    const three = [1, 2, 3].map(() => name(client.chat.completions.create(ask('d'))));
+    await joining();
+    controller.abort();
+    expect(await Promise.all([leader, ...three])).toEqual(['APIUserAbortError', 'ok', 'ok', 'ok']);
+    expect(sent('chat/completions')).toBe(7);
   });
 
   it('never keeps an error: the call after a failed one is sent again', async () => {
