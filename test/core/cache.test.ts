@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canonicalJSON } from '../../src/core/cache.js';
 import { Gateway, InternalServerError, memoryStore, StreamInterruptedError, type CacheInfo, type ChatCompletionChunk, type GatewayOptions, type Store } from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
-import { redisLibraries, type Connected } from '../helpers/redis-clients.js';
-import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { useRedisClients } from '../helpers/redis-clients.js';
+import { describeWithRedis } from '../helpers/redis-server.js';
 
 // The response cache (docs/cache.md): what was paid for is answered again from the store.
 
@@ -226,16 +226,7 @@ describe('canonicalJSON', () => {
 });
 
 describeWithRedis('the response cache on Redis', () => {
-  let server: RedisServer;
-  const connected: Connected[] = [];
-  beforeAll(async () => {
-    server = await startRedisServer();
-    for (const [, connect] of redisLibraries) connected.push(await connect(server.url));
-  }, 30_000);
-  afterAll(async () => {
-    for (const { close } of connected) close();
-    await server?.stop();
-  }, 10_000);
+  const connected = useRedisClients();
 
   it('answers one instance from what another paid for, a stream too, over every client library', async () => {
     for (const [i, { client: redis }] of connected.entries()) {

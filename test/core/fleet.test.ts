@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Gateway, InsufficientQuotaError, memoryStore, RateLimitError, type FleetInfo, type GatewayOptions, type Store } from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
-import { redisLibraries, type Connected } from '../helpers/redis-clients.js';
-import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { redisLibraries, useRedisClients } from '../helpers/redis-clients.js';
+import { describeWithRedis } from '../helpers/redis-server.js';
 
 // Clients on one store behave as one fleet (docs/fleet.md): what one learns about a base, a
 // pause or the quota, the others act on without paying for it again. Each client stands for
@@ -241,21 +241,11 @@ describe('a fleet on one memoryStore (instances in one process)', () => {
 });
 
 describeWithRedis('a fleet on Redis (instances anywhere)', () => {
-  let server: RedisServer;
-  const connected: Connected[] = [];
-
-  beforeAll(async () => {
-    server = await startRedisServer();
-    for (const [, connect] of redisLibraries) connected.push(await connect(server.url));
-  }, 30_000);
-  afterAll(async () => {
-    for (const { close } of connected) close();
-    await server?.stop();
-  }, 10_000);
+  const connected = useRedisClients();
 
   describe.each(redisLibraries.map(([name], i) => [name, i] as const))('over %s', (_, i) => {
     let n = 0;
     // A prefix per test: each starts with an empty fleet.
-    fleetScenarios(() => redisStore((connected[i] as Connected).client, { prefix: `fleet-${i}-${n++}` }));
+    fleetScenarios(() => redisStore((connected[i] as (typeof connected)[number]).client, { prefix: `fleet-${i}-${n++}` }));
   });
 });

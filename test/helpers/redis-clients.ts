@@ -3,6 +3,8 @@ import { Redis as Redis6 } from 'ioredis6';
 import { createClient } from 'redis';
 import { createClient as createClient6 } from 'redis6';
 import type { RedisClientLike } from '../../src/redis/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startRedisServer, type RedisServer } from './redis-server.js';
 
 /** A connected client, and how to let it go. */
 export interface Connected {
@@ -49,3 +51,21 @@ export const redisLibraries: Array<[name: string, connect: (url: string) => Prom
     },
   ],
 ];
+
+/**
+ * For the enclosing describe: a redis-server started before its tests and stopped after, with
+ * a client of every library in `redisLibraries` connected to it (in that order).
+ */
+export function useRedisClients(): Connected[] {
+  let server: RedisServer | undefined;
+  const connected: Connected[] = [];
+  beforeAll(async () => {
+    server = await startRedisServer();
+    for (const [, connect] of redisLibraries) connected.push(await connect(server.url));
+  }, 30_000);
+  afterAll(async () => {
+    for (const { close } of connected) close();
+    await server?.stop();
+  }, 10_000);
+  return connected;
+}
