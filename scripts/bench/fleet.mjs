@@ -185,73 +185,48 @@ function blackhole(title, gapMs) {
   };
 }
 
+/** A 429 with `Retry-After: 5` for `bench-a` on the main, 2 s in; `bench-b` served all along. `more`: the instances' options beside their models. */
+function pause(title, scenario, more = {}) {
+  return {
+    title,
+    async run(mode) {
+      const [main] = gateways;
+      return runFleet({
+        scenario,
+        mode,
+        durationMs: 12_000,
+        instance: () => ({ models: ['bench-a', 'bench-b'], ...more }),
+        timeline: [{ at: 0, name: 'armed', run: () => main.pause({ model: 'bench-a', armAt: Date.now() + 2_000, ms: 5_000 }) }],
+      });
+    },
+    read(run) {
+      const from = run.mainPauseFrom;
+      const inPause = (e) => from !== undefined && e.t > from && e.t < from + 5_000;
+      const before = (e) => from !== undefined && e.t >= from - 5_000 && e.t < from;
+      const toA = run.main.filter((e) => e.model === 'bench-a' && inPause(e));
+      return {
+        figure: toA.length,
+        toMainA: toA.length,
+        tooManyRequests: run.main.filter((e) => e.status === 429).length,
+        instancesToA: distinct(toA.map((e) => e.instance)),
+        toMainBBefore: run.main.filter((e) => e.model === 'bench-b' && before(e)).length,
+        toMainBDuring: run.main.filter((e) => e.model === 'bench-b' && inPause(e)).length,
+        paused: sum(run.reports.map((r) => r.fleet.paused ?? 0)),
+        skipped: sum(run.reports.map((r) => r.fleet['base-skipped'] ?? 0)),
+        failed: failedCalls(run).length,
+        calls: callCount(run),
+      };
+    },
+  };
+}
+
 const scenarios = {
   blackhole: blackhole('main blackholed for 10 s'),
   // How many instances pay depends on how many have a call in flight when the main goes dark.
   blackholeQuiet: blackhole('the same, instances calling 1 to 3 s apart', [1_000, 3_000]),
-  pause: {
-    title: 'a 429 with `Retry-After: 5` for one model (main and backup)',
-    async run(mode) {
-      const [main] = gateways;
-      return runFleet({
-        scenario: 'pause',
-        mode,
-        durationMs: 12_000,
-        instance: () => ({ models: ['bench-a', 'bench-b'] }),
-        timeline: [{ at: 0, name: 'armed', run: () => main.pause({ model: 'bench-a', armAt: Date.now() + 2_000, ms: 5_000 }) }],
-      });
-    },
-    read(run) {
-      const from = run.mainPauseFrom;
-      const inPause = (e) => from !== undefined && e.t > from && e.t < from + 5_000;
-      const before = (e) => from !== undefined && e.t >= from - 5_000 && e.t < from;
-      const toA = run.main.filter((e) => e.model === 'bench-a' && inPause(e));
-      return {
-        figure: toA.length,
-        toMainA: toA.length,
-        tooManyRequests: run.main.filter((e) => e.status === 429).length,
-        instancesToA: distinct(toA.map((e) => e.instance)),
-        toMainBBefore: run.main.filter((e) => e.model === 'bench-b' && before(e)).length,
-        toMainBDuring: run.main.filter((e) => e.model === 'bench-b' && inPause(e)).length,
-        paused: sum(run.reports.map((r) => r.fleet.paused ?? 0)),
-        skipped: sum(run.reports.map((r) => r.fleet['base-skipped'] ?? 0)),
-        failed: failedCalls(run).length,
-        calls: callCount(run),
-      };
-    },
-  },
+  pause: pause('a 429 with `Retry-After: 5` for one model (main and backup)', 'pause'),
   // The same, with no backup to go to: the pause alone keeps the fleet off that model.
-  pauseAlone: {
-    title: 'the same 429, main only (no backup)',
-    async run(mode) {
-      const [main] = gateways;
-      return runFleet({
-        scenario: 'pause-alone',
-        mode,
-        durationMs: 12_000,
-        instance: () => ({ models: ['bench-a', 'bench-b'], backup: undefined }),
-        timeline: [{ at: 0, name: 'armed', run: () => main.pause({ model: 'bench-a', armAt: Date.now() + 2_000, ms: 5_000 }) }],
-      });
-    },
-    read(run) {
-      const from = run.mainPauseFrom;
-      const inPause = (e) => from !== undefined && e.t > from && e.t < from + 5_000;
-      const before = (e) => from !== undefined && e.t >= from - 5_000 && e.t < from;
-      const toA = run.main.filter((e) => e.model === 'bench-a' && inPause(e));
-      return {
-        figure: toA.length,
-        toMainA: toA.length,
-        tooManyRequests: run.main.filter((e) => e.status === 429).length,
-        instancesToA: distinct(toA.map((e) => e.instance)),
-        toMainBBefore: run.main.filter((e) => e.model === 'bench-b' && before(e)).length,
-        toMainBDuring: run.main.filter((e) => e.model === 'bench-b' && inPause(e)).length,
-        paused: sum(run.reports.map((r) => r.fleet.paused ?? 0)),
-        skipped: sum(run.reports.map((r) => r.fleet['base-skipped'] ?? 0)),
-        failed: failedCalls(run).length,
-        calls: callCount(run),
-      };
-    },
-  },
+  pauseAlone: pause('the same 429, main only (no backup)', 'pause-alone', { backup: undefined }),
   quota: {
     title: '`insufficient_quota`',
     async run(mode) {
