@@ -1,9 +1,9 @@
 import * as Errors from './core/errors.js';
 import { GatewayError, ValidationError } from './core/errors.js';
-import type { CacheOptions } from './core/cache.js';
-import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/failover.js';
-import { LocalFleet } from './core/local-fleet.js';
-import { sharedState } from './core/shared-loader.js';
+import type { CacheOptions } from './core/cache/cache.js';
+import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/policy/failover.js';
+import { LocalFleet } from './core/fleet/local-fleet.js';
+import { sharedState } from './core/fleet/shared-loader.js';
 import type { GatewayHooks } from './core/hooks.js';
 import type { ModelId } from './core/model-catalog.js';
 import { checkBaseURL, checkCache, checkFetchOptions, checkHeaders, checkLimits, checkNumber, checkStore, checkTelemetry } from './core/check.js';
@@ -12,8 +12,8 @@ import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type
 import type { Telemetry } from './core/telemetry.js';
 import type { FetchOptions, FleetSettings, Limits, ReasoningRule } from './core/types.js';
 import { bindConfig, configOf, type APIClient } from './core/resource.js';
-import type { Store } from './core/store.js';
-import { retryDefaults } from './core/retry.js';
+import type { Store } from './core/store/store.js';
+import { retryDefaults } from './core/policy/retry.js';
 import { isBrowserLike, readEnv } from './internal/env.js';
 import { Redactor } from './internal/redact.js';
 import { Audio } from './resources/audio/index.js';

@@ -8,12 +8,12 @@ export type { Logger, LogLevel } from './core/logger.js';
 export type { ApiKeySource, RetryOptions } from './core/options.js';
 export type { AttemptInfo, CacheInfo, CacheOutcome, FailoverInfo, FleetInfo, GatewayHooks, ModelFallbackInfo, ResponseInfo, RetryInfo } from './core/hooks.js';
 // Stream classes are exported as types: the client makes streams, never a caller's `new`.
-export type { Stream } from './core/stream.js';
-export { streamFromReadable, type StreamFromReadableOptions } from './core/stream-from-readable.js';
-export { memoryStore } from './core/store.js';
-export type { MemoryStoreOptions, Store } from './core/store.js';
+export type { Stream } from './core/streams/stream.js';
+export { streamFromReadable, type StreamFromReadableOptions } from './core/streams/stream-from-readable.js';
+export { memoryStore } from './core/store/store.js';
+export type { MemoryStoreOptions, Store } from './core/store/store.js';
 export type { Limits } from './core/types.js';
-export type { CacheOptions } from './core/cache.js';
+export type { CacheOptions } from './core/cache/cache.js';
 export {
   GatewayError,
   APIError,
@@ -35,8 +35,8 @@ export {
   ParseError,
 } from './core/errors.js';
 export { EmbeddingBatchError, ToolRunLimitError } from './resources/errors.js';
-export { toFile } from './core/to-file.js';
-export type { ReadStreamLike, ToFileOptions, Uploadable } from './core/uploads.js';
+export { toFile } from './core/uploads/to-file.js';
+export type { ReadStreamLike, ToFileOptions, Uploadable } from './core/uploads/uploads.js';
 export type { ChatCompletionStream } from './resources/chat/completions/stream.js';
 export { chatStreamFromReadable } from './resources/chat/completions/chat-stream-from-readable.js';
 export { defineTool, responseFormat } from './resources/chat/completions/structured.js';

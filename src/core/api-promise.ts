@@ -1,5 +1,5 @@
 import { requestIDFrom } from '../internal/request-id.js';
-import { runCall } from './call.js';
+import { runCall } from './request/call.js';
 import { GatewayError } from './errors.js';
 import type { CacheOutcome } from './hooks.js';
 import type { CallOutcome, CallRequest, CoreConfig, RequestOptions } from './types.js';

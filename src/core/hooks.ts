@@ -1,4 +1,4 @@
-import type { GiveUpReason } from './decide.js';
+import type { GiveUpReason } from './policy/decide.js';
 import type { GatewayError } from './errors.js';
 
 /** What every hook event says about the attempt. Never carries the API key or request headers. */

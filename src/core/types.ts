@@ -1,10 +1,10 @@
 import type { Redactor } from '../internal/redact.js';
 import type { GatewayError } from './errors.js';
-import type { BaseURLPool } from './failover.js';
-import type { FleetView } from './fleet-rules.js';
+import type { BaseURLPool } from './policy/failover.js';
+import type { FleetView } from './policy/fleet-rules.js';
 import type { CacheOutcome, CoreEvents, FleetInfo, RetryInfo } from './hooks.js';
 import type { ModelId } from './model-catalog.js';
-import type { RetryPacing } from './retry.js';
+import type { RetryPacing } from './policy/retry.js';
 import type { CallObserver, Telemetry } from './telemetry.js';
 
 // The types the core's stages share: what a caller passes, what a resource describes, what

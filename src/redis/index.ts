@@ -2,7 +2,7 @@
 // carry a copy; values by path, which the build turns into the same name (tsup.config.ts).
 import type { Store } from 'unified-gateway';
 import { ValidationError } from '../index.js';
-import { keysProblem, setProblem, takeProblem, type StoreProblem } from '../core/store-rules.js';
+import { keysProblem, setProblem, takeProblem, type StoreProblem } from '../core/store/store-rules.js';
 import { BUCKET_SCRIPT } from './bucket-script.js';
 
 /**

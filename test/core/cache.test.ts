@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJSON } from '../../src/core/cache.js';
+import { canonicalJSON } from '../../src/core/cache/cache.js';
 import { Gateway, InternalServerError, memoryStore, StreamInterruptedError, type CacheInfo, type ChatCompletionChunk, type GatewayOptions, type Store } from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
 import { createMockGateway } from '../../src/testing/index.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decide, failureKind, isRetryable, type FailureKind, type Situation } from '../../src/core/decide.js';
+import { decide, failureKind, isRetryable, type FailureKind, type Situation } from '../../src/core/policy/decide.js';
 import {
   APIConnectionError,
   APIError,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { failOpenStore } from '../../src/core/fail-open-store.js';
+import { failOpenStore } from '../../src/core/store/fail-open-store.js';
 import { memoryStore, ValidationError, type Store } from '../../src/index.js';
 import { storeContract } from '../helpers/store-contract.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseBase, estimateTokens, isAvailable, pauseLeftMs, quotaDecision, usedTokens, type FleetView } from '../../src/core/fleet-rules.js';
+import { chooseBase, estimateTokens, isAvailable, pauseLeftMs, quotaDecision, usedTokens, type FleetView } from '../../src/core/policy/fleet-rules.js';
 
 // The fleet's decisions as tables: plain data in, a decision out (docs/fleet.md).
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GatewayError } from '../../src/index.js';
-import { hashKey } from '../../src/core/hash-key.js';
+import { hashKey } from '../../src/core/store/hash-key.js';
 
 describe('hashKey', () => {
   afterEach(() => {

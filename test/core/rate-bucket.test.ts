@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bucketTtlMs, decodeBucket, encodeBucket, takeFromBucket, type BucketState, type BucketTake } from '../../src/core/rate-bucket.js';
+import { bucketTtlMs, decodeBucket, encodeBucket, takeFromBucket, type BucketState, type BucketTake } from '../../src/core/store/rate-bucket.js';
 import { bucketRows } from '../helpers/bucket-table.js';
 
 describe('takeFromBucket', () => {

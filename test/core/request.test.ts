@@ -14,8 +14,8 @@ import {
   type RetryInfo,
   ValidationError,
 } from '../../src/index.js';
-import { computeBackoff } from '../../src/core/recovery.js';
-import { parseRetryAfter, retryDefaults } from '../../src/core/retry.js';
+import { computeBackoff } from '../../src/core/request/recovery.js';
+import { parseRetryAfter, retryDefaults } from '../../src/core/policy/retry.js';
 import { BACKUP, BASE, chatParams, client, completionFixture, KEY } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
 

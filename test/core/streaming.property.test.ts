@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SSEReader, type SSEOptions } from '../../src/core/sse-reader.js';
+import { SSEReader, type SSEOptions } from '../../src/core/streams/sse-reader.js';
 import { APIConnectionError, APIError, GatewayError } from '../../src/index.js';
 import { Redactor } from '../../src/internal/redact.js';
 import { isErrorPayload } from '../../src/core/errors.js';

@@ -1,4 +1,4 @@
-import type { BucketTake } from '../../src/core/rate-bucket.js';
+import type { BucketTake } from '../../src/core/store/rate-bucket.js';
 
 /**
  * One take from a rate bucket: what the store held (`saved`, null for nothing), the time,

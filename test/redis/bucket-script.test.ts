@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decodeBucket } from '../../src/core/rate-bucket.js';
+import { decodeBucket } from '../../src/core/store/rate-bucket.js';
 import { BUCKET_SCRIPT } from '../../src/redis/bucket-script.js';
 import { bucketRows } from '../helpers/bucket-table.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { failOpenStore } from '../../src/core/fail-open-store.js';
+import { failOpenStore } from '../../src/core/store/fail-open-store.js';
 import { redisStore } from '../../src/redis/index.js';
 import { redisLibraries } from '../helpers/redis-clients.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';

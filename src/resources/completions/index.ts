@@ -1,7 +1,7 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
-import type { Stream } from '../../core/stream.js';
+import type { Stream } from '../../core/streams/stream.js';
 import * as schema from './schema.js';
 import { CompletionStream } from './stream.js';
 import type { CompletionCreateParamsNonStreaming, CompletionCreateParamsStreaming, CompletionCreateParams, Completion } from './types.js';

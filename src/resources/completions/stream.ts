@@ -1,4 +1,4 @@
-import { Stream } from '../../core/stream.js';
+import { Stream } from '../../core/streams/stream.js';
 import type { Completion, CompletionChoice } from './types.js';
 
 /**

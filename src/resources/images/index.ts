@@ -1,6 +1,6 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import { APIResource } from '../../core/resource.js';
-import { claimStreams } from '../../core/file-streams.js';
+import { claimStreams } from '../../core/uploads/file-streams.js';
 import { editSchema, generateSchema } from './schema.js';
 import type { ImageModel } from './sizes.js';
 import type { DownloadOptions, RequestOptions } from '../../core/types.js';

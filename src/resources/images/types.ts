@@ -1,4 +1,4 @@
-import type { Uploadable } from '../../core/uploads.js';
+import type { Uploadable } from '../../core/uploads/uploads.js';
 import type { ImageModel, ImageSizeFor } from './sizes.js';
 
 /**

@@ -1,6 +1,6 @@
 import { excerpt } from '../../core/error-factory.js';
 import { GatewayError } from '../../core/errors.js';
-import { Stream } from '../../core/stream.js';
+import { Stream } from '../../core/streams/stream.js';
 import type { Response, ResponseStreamEvent } from './types.js';
 
 /** Fills `output_text` from the output items when the server left it out. */

@@ -1,5 +1,5 @@
 import { APITimeoutError, APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
-import { failureKind, isRetryable } from '../../core/decide.js';
+import { failureKind, isRetryable } from '../../core/policy/decide.js';
 import type { Redactor } from '../../internal/redact.js';
 import { anySignal } from '../../internal/signals.js';
 import { sleep } from '../../internal/sleep.js';

@@ -1,7 +1,7 @@
 import type { APIPromise } from '../../../core/api-promise.js';
 import type { RequestOptions } from '../../../core/types.js';
 import { APIResource } from '../../../core/resource.js';
-import { claimStreams } from '../../../core/file-streams.js';
+import { claimStreams } from '../../../core/uploads/file-streams.js';
 import * as schema from './schema.js';
 import type { TranscriptionCreateParams, Transcription, TranscriptionVerbose } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { Uploadable } from '../../../core/uploads.js';
+import type { Uploadable } from '../../../core/uploads/uploads.js';
 import type { ModelId } from '../../../core/model-catalog.js';
 
 /** POST /audio/transcriptions parameters (sent as multipart/form-data). */

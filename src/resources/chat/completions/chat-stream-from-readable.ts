@@ -1,4 +1,4 @@
-import { openReadable, type StreamFromReadableOptions } from '../../../core/stream-from-readable.js';
+import { openReadable, type StreamFromReadableOptions } from '../../../core/streams/stream-from-readable.js';
 import { ChatCompletionStream } from './stream.js';
 import type { ChatCompletion } from './types.js';
 

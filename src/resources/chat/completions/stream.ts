@@ -1,6 +1,6 @@
 import { excerpt } from '../../../core/error-factory.js';
 import { GatewayError } from '../../../core/errors.js';
-import { Stream } from '../../../core/stream.js';
+import { Stream } from '../../../core/streams/stream.js';
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionChunkToolCall, ChatCompletionMessageToolCall } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { FleetInfo } from './hooks.js';
-import type { DownRecord, FleetView } from './fleet-rules.js';
-import type { Fleet, FleetSettings } from './types.js';
+import type { FleetInfo } from '../hooks.js';
+import type { DownRecord, FleetView } from '../policy/fleet-rules.js';
+import type { Fleet, FleetSettings } from '../types.js';
 
 /**
  * The fleet of a client without a store: the health of its base URLs in its own memory,

@@ -1,7 +1,7 @@
-import type { FleetInfo } from './hooks.js';
-import type { FleetView } from './fleet-rules.js';
+import type { FleetInfo } from '../hooks.js';
+import type { FleetView } from '../policy/fleet-rules.js';
 import type { SharedStateSettings } from './shared-state.js';
-import type { CacheCall, CachedReply, CallCache, Fleet, FleetSettings, Reply } from './types.js';
+import type { CacheCall, CachedReply, CallCache, Fleet, FleetSettings, Reply } from '../types.js';
 
 // A client with a store, `limits` or a cache loads its shared state (shared-state.ts: the
 // store fleet, the response cache, the store's guard) with its first call: an app that uses

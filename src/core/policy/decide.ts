@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, InternalServerError, isQuotaError, RateLimitError } from './errors.js';
+import { APIConnectionError, APIError, InternalServerError, isQuotaError, RateLimitError } from '../errors.js';
 
 // What happens after a failed attempt, decided in one place: retry (on the same base or the
 // other one), follow the gateway to the other base, fall back to the next model, or give

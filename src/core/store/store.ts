@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors.js';
 import { bucketTtlMs, decodeBucket, encodeBucket, takeFromBucket } from './rate-bucket.js';
 import { keysProblem, setProblem, takeProblem, type StoreProblem } from './store-rules.js';
 

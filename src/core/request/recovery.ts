@@ -1,12 +1,12 @@
-import { sleep } from '../internal/sleep.js';
+import { sleep } from '../../internal/sleep.js';
 import type { CallState, PreparedRequest } from './call-state.js';
-import { decide, failureKind, isRetryable, type Decision, type Situation } from './decide.js';
-import { afterFailure } from './fleet-call.js';
-import { isAvailable } from './fleet-rules.js';
-import { budgetTimeout } from './error-factory.js';
-import { APIError, BaseRedirect, GatewayError, MAX_REDIRECTS } from './errors.js';
-import type { AttemptInfo, RetryInfo } from './hooks.js';
-import type { RetryPacing } from './retry.js';
+import { decide, failureKind, isRetryable, type Decision, type Situation } from '../policy/decide.js';
+import { afterFailure } from '../fleet/fleet-call.js';
+import { isAvailable } from '../policy/fleet-rules.js';
+import { budgetTimeout } from '../error-factory.js';
+import { APIError, BaseRedirect, GatewayError, MAX_REDIRECTS } from '../errors.js';
+import type { AttemptInfo, RetryInfo } from '../hooks.js';
+import type { RetryPacing } from '../policy/retry.js';
 
 // After a failed attempt: what it means (decide.ts), then acting on it: the base's health,
 // the hooks, the pause, or the error to give up with.

@@ -1,10 +1,10 @@
-import { sleep } from '../internal/sleep.js';
-import { joinURL } from './attempt.js';
-import type { CallState } from './call-state.js';
-import { createAPIError, parseErrorBody } from './error-factory.js';
-import { APIError, GatewayError, isQuotaError, RateLimitError } from './errors.js';
-import type { FleetInfo } from './hooks.js';
-import { chooseBase, estimateTokens, isAvailable, pauseLeftMs, quotaDecision, usedTokens } from './fleet-rules.js';
+import { sleep } from '../../internal/sleep.js';
+import { joinURL } from '../request/attempt.js';
+import type { CallState } from '../request/call-state.js';
+import { createAPIError, parseErrorBody } from '../error-factory.js';
+import { APIError, GatewayError, isQuotaError, RateLimitError } from '../errors.js';
+import type { FleetInfo } from '../hooks.js';
+import { chooseBase, estimateTokens, isAvailable, pauseLeftMs, quotaDecision, usedTokens } from '../policy/fleet-rules.js';
 
 // What the fleet's shared state (core/fleet.ts) does to one call, at each of its steps:
 // before it is sent (quota, rate budget), where its first attempt goes (a base down for the

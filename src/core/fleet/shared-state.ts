@@ -1,9 +1,9 @@
-import type { Redactor } from '../internal/redact.js';
-import { ResponseCache, type CacheOptions } from './cache.js';
-import { failOpenStore } from './fail-open-store.js';
-import { memoryStore, type Store } from './store.js';
+import type { Redactor } from '../../internal/redact.js';
+import { ResponseCache, type CacheOptions } from '../cache/cache.js';
+import { failOpenStore } from '../store/fail-open-store.js';
+import { memoryStore, type Store } from '../store/store.js';
 import { StoreFleet } from './store-fleet.js';
-import type { FleetSettings } from './types.js';
+import type { FleetSettings } from '../types.js';
 
 // What a client with a store, `limits` or a cache keeps beyond its own memory (docs/fleet.md,
 // docs/cache.md): the store fleet and the response cache, over the user's stores guarded so

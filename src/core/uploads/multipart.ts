@@ -1,5 +1,5 @@
 import { FormDataEncoder } from 'form-data-encoder';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors.js';
 import { isReadStreamLike, readUpload, type Uploadable } from './uploads.js';
 
 // Multipart bodies, loaded with the first upload (images.edit, audio.transcriptions.create):

@@ -1,5 +1,5 @@
 import { claimStreams, earlyFailure, isReadStreamLike, type ReadStreamLike } from './file-streams.js';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors.js';
 
 /**
  * Anything a file field accepts: `Blob`/`File`, `Uint8Array` (Node `Buffer` included),

@@ -1,6 +1,6 @@
-import type { Redactor } from '../internal/redact.js';
-import { createAPIError, excerpt, toConnectionError } from './error-factory.js';
-import { APIConnectionError, APIUserAbortError, GatewayError, isErrorPayload } from './errors.js';
+import type { Redactor } from '../../internal/redact.js';
+import { createAPIError, excerpt, toConnectionError } from '../error-factory.js';
+import { APIConnectionError, APIUserAbortError, GatewayError, isErrorPayload } from '../errors.js';
 
 // The reader of toReadableStream() bodies (stream-from-readable.ts).
 

@@ -1,7 +1,7 @@
-import type { APIConnectionError, APIUserAbortError, GatewayError } from './errors.js';
+import type { APIConnectionError, APIUserAbortError, GatewayError } from '../errors.js';
 import { readJSONLines } from './json-lines.js';
 import { Stream } from './stream.js';
-import type { StreamClass } from './types.js';
+import type { StreamClass } from '../types.js';
 
 /** Options of {@link streamFromReadable}. */
 export interface StreamFromReadableOptions {

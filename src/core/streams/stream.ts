@@ -1,4 +1,4 @@
-import { APIError, GatewayError, isErrorPayload } from './errors.js';
+import { APIError, GatewayError, isErrorPayload } from '../errors.js';
 
 /**
  * A server-sent event stream of parsed JSON frames.

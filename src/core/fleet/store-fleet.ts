@@ -1,8 +1,8 @@
-import { hashKey } from './hash-key.js';
-import type { FleetInfo } from './hooks.js';
-import type { Fleet, FleetSettings } from './types.js';
-import { type DownRecord, type FleetView, type PauseRecord, type QuotaRecord } from './fleet-rules.js';
-import type { Store } from './store.js';
+import { hashKey } from '../store/hash-key.js';
+import type { FleetInfo } from '../hooks.js';
+import type { Fleet, FleetSettings } from '../types.js';
+import { type DownRecord, type FleetView, type PauseRecord, type QuotaRecord } from '../policy/fleet-rules.js';
+import type { Store } from '../store/store.js';
 
 // The state a client shares with every other client on the same store (docs/fleet.md): the
 // health of each base URL, the pauses 429s asked for, an exhausted quota, and the rate

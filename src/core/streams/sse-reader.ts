@@ -1,10 +1,10 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { Redactor } from '../internal/redact.js';
-import { createAPIError, excerpt, redactError, toConnectionError } from './error-factory.js';
-import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload, StreamInterruptedError } from './errors.js';
-import type { CallObserver } from './telemetry.js';
-import { readText, transportError, unexpected, where, type AttemptContext } from './transport.js';
-import type { StreamClass } from './types.js';
+import type { Redactor } from '../../internal/redact.js';
+import { createAPIError, excerpt, redactError, toConnectionError } from '../error-factory.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload, StreamInterruptedError } from '../errors.js';
+import type { CallObserver } from '../telemetry.js';
+import { readText, transportError, unexpected, where, type AttemptContext } from '../request/transport.js';
+import type { StreamClass } from '../types.js';
 
 // A stream's answer, from its bytes to the frames its Stream hands out. Bytes are decoded
 // with a streaming TextDecoder (multi-byte characters split across chunks survive) and

@@ -1,4 +1,4 @@
-import { BaseRedirect, GatewayError, MAX_REDIRECTS } from './errors.js';
+import { BaseRedirect, GatewayError, MAX_REDIRECTS } from '../errors.js';
 import { apiError, shownURL, type AttemptContext } from './transport.js';
 
 /** Statuses that redirect when they carry a Location header. */

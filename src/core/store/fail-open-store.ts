@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors.js';
 import { memoryStore, type Store } from './store.js';
 import { keysProblem, setProblem, takeProblem, type StoreProblem } from './store-rules.js';
 

@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../errors.js';
 
 /**
  * A request path with its `{name}` placeholders filled from `params`, so a refusal names the

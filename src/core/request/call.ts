@@ -1,17 +1,17 @@
-import { uuid } from '../internal/uuid.js';
+import { uuid } from '../../internal/uuid.js';
 import { attempt, joinURL } from './attempt.js';
 import { CallState, type PreparedRequest } from './call-state.js';
-import { checkRequestOptions } from './check.js';
-import { redactError } from './error-factory.js';
-import { GatewayError, ValidationError } from './errors.js';
-import type { AttemptInfo } from './hooks.js';
-import { checkModels } from './options.js';
+import { checkRequestOptions } from '../check.js';
+import { redactError } from '../error-factory.js';
+import { GatewayError, ValidationError } from '../errors.js';
+import type { AttemptInfo } from '../hooks.js';
+import { checkModels } from '../options.js';
 import { recover } from './recovery.js';
-import { admitCall, afterAnswer, beforeAttempt, firstBase, watchBase } from './fleet-call.js';
+import { admitCall, afterAnswer, beforeAttempt, firstBase, watchBase } from '../fleet/fleet-call.js';
 import { withProgress } from './download.js';
-import type { SSEReader, StreamSink } from './sse-reader.js';
+import type { SSEReader, StreamSink } from '../streams/sse-reader.js';
 import { shownURL } from './transport.js';
-import type { CallOutcome, CallRequest, CoreConfig, OpenBody, Reply, RequestOptions } from './types.js';
+import type { CallOutcome, CallRequest, CoreConfig, OpenBody, Reply, RequestOptions } from '../types.js';
 
 // One method call, from its described request to its result: the stages every request goes
 // through, in order (docs/architecture.md, "The life of one request"):
@@ -113,7 +113,7 @@ function serialise(body: unknown): string {
 
 /** A multipart body: the files read once per call (a stream or a Response can be read only once), the encoder loaded with the first upload. */
 async function encodeForm(call: CallState, model: string | undefined): Promise<{ blob: Blob; contentType: string }> {
-  const { readFiles, encodeMultipart } = await import('./multipart.js');
+  const { readFiles, encodeMultipart } = await import('../uploads/multipart.js');
   const { fields, files } = call.request.form as NonNullable<CallRequest['form']>;
   call.files ??= readFiles(fields, files);
   return encodeMultipart(model === undefined ? fields : { ...fields, model }, files, await call.files);

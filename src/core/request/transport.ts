@@ -1,10 +1,10 @@
-import { requestIDFrom } from '../internal/request-id.js';
-import { untilAborted } from '../internal/signals.js';
+import { requestIDFrom } from '../../internal/request-id.js';
+import { untilAborted } from '../../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
-import { baseURLHint, createAPIError, fetchFailure, unexpectedBody } from './error-factory.js';
-import { APIConnectionError, APITimeoutError, GatewayError, type APIError } from './errors.js';
-import type { AttemptInfo } from './hooks.js';
-import { parseRetryAfter } from './retry.js';
+import { baseURLHint, createAPIError, fetchFailure, unexpectedBody } from '../error-factory.js';
+import { APIConnectionError, APITimeoutError, GatewayError, type APIError } from '../errors.js';
+import type { AttemptInfo } from '../hooks.js';
+import { parseRetryAfter } from '../policy/retry.js';
 
 // One attempt on the wire, and how what happens there becomes the SDK's errors: bodies read
 // (bounded by the attempt's signal), failures below HTTP, error responses, bodies that are

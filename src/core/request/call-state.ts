@@ -1,9 +1,9 @@
-import { anySignal } from '../internal/signals.js';
-import { APITimeoutError, APIUserAbortError, type GatewayError } from './errors.js';
+import { anySignal } from '../../internal/signals.js';
+import { APITimeoutError, APIUserAbortError, type GatewayError } from '../errors.js';
 import { downloadURL } from './download.js';
 import { expandPath } from './path.js';
-import type { CallObserver } from './telemetry.js';
-import type { CallRequest, CoreConfig, RequestOptions } from './types.js';
+import type { CallObserver } from '../telemetry.js';
+import type { CallRequest, CoreConfig, RequestOptions } from '../types.js';
 
 /** Why the total-timeout controller was aborted. */
 const TOTAL_TIMED_OUT = Symbol('total timeout');

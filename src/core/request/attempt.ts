@@ -1,13 +1,13 @@
-import { requestIDFrom } from '../internal/request-id.js';
-import { anySignal } from '../internal/signals.js';
+import { requestIDFrom } from '../../internal/request-id.js';
+import { anySignal } from '../../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
-import type { AttemptInfo } from './hooks.js';
-import type { AttemptObserver } from './telemetry.js';
+import type { AttemptInfo } from '../hooks.js';
+import type { AttemptObserver } from '../telemetry.js';
 import { followRedirect, isRedirect, type Hop } from './redirects.js';
 import { readResponse } from './response.js';
-import { notAResponse } from './error-factory.js';
+import { notAResponse } from '../error-factory.js';
 import { shownURL, transportError, where, type AttemptContext } from './transport.js';
-import type { Reply } from './types.js';
+import type { Reply } from '../types.js';
 
 /**
  * One HTTP attempt: the key, the per-attempt timeout, `fetch` (redirects followed only as

@@ -1,5 +1,5 @@
-import { APIConnectionError, APITimeoutError, APIUserAbortError, ValidationError } from './errors.js';
-import type { DownloadProgress, OpenBody } from './types.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, ValidationError } from '../errors.js';
+import type { DownloadProgress, OpenBody } from '../types.js';
 
 // Downloads (videos.download, images.download, the command line, the AI SDK's image model):
 // where the URL points and whether it gets the key (call-state.ts), then the body as a

@@ -1,10 +1,10 @@
-import type { Redactor } from '../internal/redact.js';
-import { redactDeep } from './error-factory.js';
-import { APITimeoutError, APIUserAbortError } from './errors.js';
-import { hashKey } from './hash-key.js';
-import type { Store } from './store.js';
-import type { CallObserver } from './telemetry.js';
-import type { CacheCall, CachedReply, CallCache, Reply } from './types.js';
+import type { Redactor } from '../../internal/redact.js';
+import { redactDeep } from '../error-factory.js';
+import { APITimeoutError, APIUserAbortError } from '../errors.js';
+import { hashKey } from '../store/hash-key.js';
+import type { Store } from '../store/store.js';
+import type { CallObserver } from '../telemetry.js';
+import type { CacheCall, CachedReply, CallCache, Reply } from '../types.js';
 
 // The response cache (docs/cache.md): an answer already paid for is answered again from the
 // store. The key is a canonical form of what changes the answer (the base URL, the path, every

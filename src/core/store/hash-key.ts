@@ -1,4 +1,4 @@
-import { GatewayError } from './errors.js';
+import { GatewayError } from '../errors.js';
 
 /**
  * SHA-256 of `text` (UTF-8) in lowercase hex: how store keys are derived from the API key and

@@ -1,8 +1,8 @@
-import { untilAborted } from '../internal/signals.js';
-import { APIConnectionError, GatewayError, isErrorPayload } from './errors.js';
-import { openEventStream } from './sse-reader.js';
+import { untilAborted } from '../../internal/signals.js';
+import { APIConnectionError, GatewayError, isErrorPayload } from '../errors.js';
+import { openEventStream } from '../streams/sse-reader.js';
 import { apiError, readText, shownURL, transportError, unexpected, where, type AttemptContext } from './transport.js';
-import type { OpenBody, Reply } from './types.js';
+import type { OpenBody, Reply } from '../types.js';
 
 // Reading one response: an error, the raw response, a stream, a download, text or JSON.
 // What it throws, sendRequest (call.ts) hands to the decision (decide.ts).
