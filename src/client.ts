@@ -1,19 +1,18 @@
 import * as Errors from './core/errors.js';
 import { GatewayError, ValidationError } from './core/errors.js';
-import type { CacheOptions } from './core/cache/cache.js';
+import type { CacheOptions, CacheState } from './core/cache/cache-state.js';
 import { BaseURLPool, FAILOVER_COOLDOWN_MS } from './core/policy/failover.js';
-import { LocalFleet } from './core/fleet/local-fleet.js';
-import { sharedState } from './core/fleet/shared-loader.js';
+import { Fleet, fleetMemory, type FleetMemory, type Limits } from './core/fleet/fleet.js';
 import type { GatewayHooks } from './core/hooks.js';
 import type { ModelId } from './core/model-catalog.js';
 import { checkBaseURL, checkCache, checkFetchOptions, checkHeaders, checkLimits, checkNumber, checkStore, checkTelemetry } from './core/check.js';
 import type { Logger, LogLevel } from './core/logger.js';
 import { resolveApiKey, resolveEvents, resolveFallbackModels, resolveRetry, type ApiKeySource, type RetryOptions } from './core/options.js';
 import type { Telemetry } from './core/telemetry.js';
-import type { FetchOptions, FleetSettings, Limits, ReasoningRule } from './core/types.js';
+import type { FetchOptions, ReasoningRule } from './core/types.js';
 import { bindConfig, configOf, type APIClient } from './core/resource.js';
 import type { Store } from './core/store/store.js';
-import { retryDefaults } from './core/policy/retry.js';
+import { retryDefaults } from './core/policy/waits.js';
 import { isBrowserLike, readEnv } from './internal/env.js';
 import { Redactor } from './internal/redact.js';
 import { Audio } from './resources/audio/index.js';
@@ -124,6 +123,18 @@ export interface GatewayOptions {
 /** The options each client was made with, for withOptions(); private, like its config. */
 const givenOptions = new WeakMap<Gateway, GatewayOptions>();
 
+/** What a client made by withOptions() shares with the one it came from: its fleet's memory and its response cache (unless its options name another store or cache). */
+interface Shared {
+  fleet: FleetMemory;
+  cache: CacheState | undefined;
+  /** The `store` and `cache` options they were made from. */
+  store: Store | undefined;
+  cacheOptions: CacheOptions | undefined;
+}
+const sharedBy = new WeakMap<Gateway, Shared>();
+/** Set while withOptions() constructs the derived client: what it inherits. */
+let inheriting: Shared | undefined;
+
 /** Defaults applied once, in one place. */
 const defaults = {
   maxRetries: retryDefaults.maxRetries,
@@ -204,30 +215,38 @@ export class Gateway implements APIClient {
     this.timeout = options.timeout ?? defaults.timeout;
     const { events, log } = resolveEvents(options.hooks, options.logLevel, options.logger, redactor);
     const pool = new BaseURLPool(this.baseURL, this.backupBaseURL);
-    const fleetSettings: FleetSettings = {
-      main: pool.main,
-      backup: pool.backup,
-      cooldownMs: options.failoverCooldown ?? defaults.failoverCooldown,
-      limits: options.limits,
-      local: !options.store,
-      onFleet: events.onFleet,
-    };
-    // A static key names what this account keeps in a store (hashed); a key function is never called for it.
-    const accountKey = typeof options.apiKey === 'function' ? undefined : (apiKey as () => string);
-    // With a store, limits or a cache, their code loads with the first call; without, base health stays in memory.
-    const shared =
-      options.store || options.limits || options.cache
-        ? sharedState({ fleet: fleetSettings, store: options.store, cache: options.cache, cacheTtlMs: defaults.cacheTtl, accountKey, redactor, log })
-        : { fleet: new LocalFleet(fleetSettings), cache: undefined };
+    const inherited = inheriting;
+    inheriting = undefined;
+    // A store of the user's (Redis) is put behind a guard where it is used (no call fails
+    // because of it); without one, what the client learns stays in this process.
+    const memory = inherited && options.store === inherited.store ? inherited.fleet : fleetMemory(options.store);
+    const retry = resolveRetry(options.retry);
+    const fleet = new Fleet(
+      {
+        main: pool.main,
+        retry,
+        backup: pool.backup,
+        cooldownMs: options.failoverCooldown ?? defaults.failoverCooldown,
+        limits: options.limits,
+        // A static key names what this account keeps in a store (hashed); a key function is never called for it.
+        accountKey: typeof options.apiKey === 'function' ? undefined : (apiKey as () => string),
+        onFleet: events.onFleet,
+        log,
+      },
+      memory,
+    );
+    let cache = inherited && options.cache === inherited.cacheOptions ? inherited.cache : undefined;
+    if (options.cache && !cache) cache = { store: options.cache.store, log, ttlMs: options.cache.ttl ?? defaults.cacheTtl, shareAcrossKeys: options.cache.shareAcrossKeys === true, flights: new Map() };
+    sharedBy.set(this, { fleet: memory, cache, store: options.store, cacheOptions: options.cache });
     bindConfig(this, {
       // A closure rather than a property: nothing that inspects the config can print the key.
       apiKey,
       redactor,
       pool,
-      fleet: shared.fleet,
-      cache: shared.cache,
+      fleet,
+      cache,
       maxRetries: this.maxRetries,
-      retry: resolveRetry(options.retry),
+      retry,
       timeout: this.timeout,
       idleTimeout: options.idleTimeout ?? defaults.idleTimeout,
       fetch: options.fetch,
@@ -257,12 +276,15 @@ export class Gateway implements APIClient {
   withOptions(options: GatewayOptions): Gateway {
     // Before the spread, which would turn a string into an object of its characters.
     checkOptionsObject(options);
-    // `this.constructor`, not `Gateway`: a class that names itself is renamed by bundlers (_Gateway).
-    const derived = new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), ...options });
-    // The same health: through the same store when there is one, else through this client's memory.
-    const [mine, theirs] = [configOf(this).fleet, configOf(derived).fleet];
-    if (mine instanceof LocalFleet && theirs instanceof LocalFleet) theirs.shareHealth(mine);
-    return derived;
+    // What the new client shares with this one: its fleet's memory (base health, pauses, quota,
+    // rate budget) and its response cache, unless the new options name another store or cache.
+    inheriting = sharedBy.get(this);
+    try {
+      // `this.constructor`, not `Gateway`: a class that names itself is renamed by bundlers (_Gateway).
+      return new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), ...options });
+    } finally {
+      inheriting = undefined;
+    }
   }
 
   static GatewayError = Errors.GatewayError;

@@ -13,7 +13,7 @@ export { streamFromReadable, type StreamFromReadableOptions } from './core/strea
 export { memoryStore } from './core/store/store.js';
 export type { MemoryStoreOptions, Store } from './core/store/store.js';
 export type { Limits } from './core/types.js';
-export type { CacheOptions } from './core/cache/cache.js';
+export type { CacheOptions } from './core/cache/cache-state.js';
 export {
   GatewayError,
   APIError,

@@ -106,7 +106,8 @@ export interface GiveUpInfo extends AttemptInfo {
   error: GatewayError;
   /**
    * `retries`: every retry was used; `retry-after`: the server asked for a wait beyond
-   * `maxRetryAfterMs`; `budget`: the next pause would outlast the call's `totalTimeout`.
+   * `maxRetryAfterMs` or past the call's `totalTimeout` (the call gives up with the server's
+   * error, `retryAfterMs` set); `budget`: the SDK's own backoff would outlast `totalTimeout`.
    */
   reason: Exclude<GiveUpReason, 'final'>;
 }

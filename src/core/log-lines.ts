@@ -18,7 +18,7 @@ const lines = {
           : `refused ${e.model ?? 'a call'} at once: the quota is exhausted for the fleet (nothing sent)`,
   onGiveUp: (e: GiveUpInfo) =>
     e.reason === 'retry-after'
-      ? `not retrying ${e.method} ${e.url}: the server asked for a wait beyond maxRetryAfterMs (${e.error.message})`
+      ? `not retrying ${e.method} ${e.url}: the server asked for a wait longer than this call may wait, beyond maxRetryAfterMs or past its totalTimeout (${e.error.message})`
       : e.reason === 'budget'
         ? `not retrying ${e.method} ${e.url}: the next pause would outlast totalTimeout (${e.error.message})`
         : `${e.method} ${e.url} failed after ${e.attempt} attempts: ${e.error.message}`,

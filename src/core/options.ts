@@ -4,7 +4,7 @@ import { checkApiKey, checkNumber } from './check.js';
 import { GatewayError, ValidationError } from './errors.js';
 import type { CoreEvents, GatewayHooks } from './hooks.js';
 import { combineEvents, LOG_LEVELS, loggerEvents, type Logger, type LogLevel } from './logger.js';
-import { retryDefaults, type RetryPacing } from './policy/retry.js';
+import { retryDefaults, type RetryPacing } from './policy/waits.js';
 
 /** An API key, or a function giving one for every attempt (rotating tokens). */
 export type ApiKeySource = string | (() => string | Promise<string>);

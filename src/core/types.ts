@@ -1,11 +1,14 @@
 import type { Redactor } from '../internal/redact.js';
 import type { GatewayError } from './errors.js';
 import type { BaseURLPool } from './policy/failover.js';
-import type { FleetView } from './policy/fleet-rules.js';
-import type { CacheOutcome, CoreEvents, FleetInfo, RetryInfo } from './hooks.js';
+import type { CacheOutcome, CoreEvents, RetryInfo } from './hooks.js';
+import type { CacheState } from './cache/cache-state.js';
+import type { Fleet } from './fleet/fleet.js';
+export type { Limits } from './fleet/fleet.js';
 import type { ModelId } from './model-catalog.js';
-import type { RetryPacing } from './policy/retry.js';
+import type { RetryPacing } from './policy/waits.js';
 import type { CallObserver, Telemetry } from './telemetry.js';
+import type { FrameSource, StreamSink } from './streams/stream.js';
 
 // The types the core's stages share: what a caller passes, what a resource describes, what
 // the client resolved. Kept apart from the code so that no two core modules import each other.
@@ -89,10 +92,10 @@ export interface CoreConfig {
   /** Removes every key the client has used from errors, logs and hook events. */
   readonly redactor: Redactor;
   readonly pool: BaseURLPool;
-  /** The state this client shares with every client on its store: base health, pauses, quota, rate budget. */
+  /** What this client knows about the gateway, shared with every client on its store: base health, pauses, quota, rate budget. */
   readonly fleet: Fleet;
   /** The response cache, with the client's `cache` option. */
-  readonly cache: CallCache | undefined;
+  readonly cache: CacheState | undefined;
   readonly maxRetries: number;
   readonly retry: RetryPacing;
   readonly timeout: number;
@@ -143,7 +146,7 @@ export interface CallRequest<T = unknown> {
   /** Whether the client's per-model `fallbackModels` apply (not for embeddings: vectors of different models do not mix). @default true */
   clientFallbacks?: boolean | undefined;
   /** The answer is server-sent events, read into this Stream class. */
-  stream?: StreamClass<unknown> | undefined;
+  stream?: StreamClass<StreamSink> | undefined;
   /** Handed to the stream class's constructor (parse() gives its params, to parse the final completion). */
   streamParams?: unknown;
   /** The response cache may answer this call: as a whole (chat, completions, responses), or input by input (embeddings). */
@@ -182,7 +185,7 @@ export interface CallRequest<T = unknown> {
  * ends and which frames carry content (see `Stream`).
  */
 export interface StreamClass<S> {
-  new (source: AsyncIterator<never>, controller: AbortController, params?: unknown): S;
+  new (source: FrameSource<never>, controller: AbortController, params?: unknown): S;
   /** Event types that end the stream normally, for endpoints that send no `[DONE]`. */
   readonly terminalEvents: readonly string[] | undefined;
   /** True for a frame that carries content; before the first one a cut stream is retried. */
@@ -202,6 +205,8 @@ export interface Reply {
   response: Response;
   /** Undefined for a raw call (`asResponse()`). */
   data: unknown;
+  /** The model that answered (a fallback's, after one). */
+  model?: string | undefined;
 }
 
 /** Options of a download (`images.download`, `videos.download`): the usual request options, and progress. */
@@ -227,80 +232,27 @@ export interface OpenBody {
   url: string;
 }
 
-/** What the response cache reads of a call (core/call-state.ts's CallState is one). */
+/** What the response cache reads of a call (request/call-state.ts's CallState is one). */
 export interface CacheCall {
+  readonly config: CoreConfig;
   readonly request: CallRequest;
   readonly path: string;
+  readonly options: RequestOptions;
   /** The body to send; for embeddings, replaced by the inputs the cache lacks. */
   body: object | undefined;
   readonly raw: boolean;
   readonly observer: CallObserver | undefined;
   /** What stops the call: the caller's signal, the stream's controller, the total timeout. */
   readonly signal: AbortSignal | undefined;
+  /** The fallback models not tried yet. */
+  readonly models: string[];
+  /** ms left of `totalTimeout`, or undefined without one. */
+  budgetMs(): number | undefined;
   /** The error for a call stopped by its signal. */
   stopped(what: string): GatewayError;
 }
 
-/** A call's answer: from the cache, or sent upstream; and what the cache made of it. */
+/** A call's answer: from the cache, or sent upstream; and what the cache made of it (null when it did not look). */
 export interface CachedReply extends Reply {
-  cache: CacheOutcome;
-}
-
-/** The response cache as the core calls it (core/cache.ts). */
-export interface CallCache {
-  /** The call's answer from the cache when it holds one, else from `send`, kept when it completes. */
-  through(call: CacheCall, mode: 'use' | 'refresh', send: () => Promise<Reply>): Promise<CachedReply>;
-}
-
-/**
- * The state a client keeps about the gateway, that each step of a call reads and writes
- * (core/fleet-call.ts): base health, and with a store of the user's the pauses 429s asked for,
- * an exhausted quota and the rate budget of `limits`, shared by every client on it.
- * core/local-fleet.ts keeps base health in memory; core/store-fleet.ts keeps it all in a store.
- */
-export interface Fleet {
-  readonly settings: FleetSettings;
-  /** What the fleet knows for a call to `model`. */
-  view(model: string | undefined): FleetView | Promise<FleetView>;
-  /** The last view read, for decisions that need no fresh read. */
-  lastView(model: string | undefined): FleetView;
-  markDown(base: string): Promise<void>;
-  markUp(base: string): Promise<void>;
-  pause(base: string, model: string | undefined, ms: number): Promise<void>;
-  endPause(base: string, model: string | undefined): Promise<void>;
-  quotaOut(message: string, recheckMs: number): Promise<void>;
-  quotaBack(): Promise<void>;
-  /** Takes a probe lock: true for the one instance that may try. */
-  lock(kind: 'probe' | 'pause-probe' | 'quota-probe', base?: string, model?: string): Promise<boolean>;
-  /** Reserves a call's share of `limits`: the ms to wait, or `taken: false` past `maxWaitMs`. */
-  reserve(tokens: number, maxWaitMs: number): Promise<{ taken: boolean; waitMs: number }>;
-  reconcile(estimated: number, used: number | undefined): Promise<void>;
-  /** A signal for an attempt in flight on `base`: aborted when the base is marked down. */
-  watch(base: string): { signal: AbortSignal; done: () => void };
-  /** Tells the hooks (and the logger) what the fleet's state did to a call. */
-  tell(info: FleetInfo): void;
-}
-
-/** Request and token budgets for the whole fleet (`new Gateway({ limits })`). */
-export interface Limits {
-  /** Requests per minute, every instance on the store together. */
-  requestsPerMinute?: number | undefined;
-  /** Tokens per minute (estimated before sending, reconciled with the reply's usage). */
-  tokensPerMinute?: number | undefined;
-}
-
-/** What a fleet is made with. */
-export interface FleetSettings {
-  main: string;
-  backup: string | undefined;
-  cooldownMs: number;
-  limits: Limits | undefined;
-  /**
-   * Whether the state stays in this client (no `store` option): then only base health and
-   * `limits` are kept, in its memory; with a store of the user's, pauses and an exhausted
-   * quota are shared too.
-   */
-  local: boolean;
-  /** Told when the fleet's state changes what a call does. */
-  onFleet: ((info: FleetInfo) => void) | undefined;
+  cache: CacheOutcome | null;
 }

@@ -40,6 +40,25 @@ export class Redactor {
     }
   }
 
+  /**
+   * Where secrets occur in `text`: `[start, end)` ranges in order, overlapping ones merged
+   * (for text that must be masked in place, such as a stream's fields joined: streams/redact-frames.ts).
+   */
+  find(text: string): Array<[number, number]> {
+    const found: Array<[number, number]> = [];
+    for (const secret of this.#secrets) {
+      for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) found.push([at, at + secret.length]);
+    }
+    found.sort((a, b) => a[0] - b[0]);
+    const merged: Array<[number, number]> = [];
+    for (const range of found) {
+      const last = merged[merged.length - 1];
+      if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+      else merged.push([range[0], range[1]]);
+    }
+    return merged;
+  }
+
   /** The text with every secret replaced by {@link REDACTED}. */
   string(text: string): string {
     for (const secret of this.#secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED);

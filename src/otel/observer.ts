@@ -6,7 +6,7 @@ import { inputOf } from './content.js';
 import { fetchIsInstrumented } from './fetch-traced.js';
 import type { Instruments } from './instruments.js';
 import { ATTR, EVENT, OPERATION } from './names.js';
-import { operationOf, requestAttributes, safeURL, USAGE_ON_REQUEST } from './request.js';
+import { operationOf, requestAttributes, safeURL } from './request.js';
 import { isRecord } from './values.js';
 
 // One call as OpenTelemetry sees it: a CLIENT span named `{operation} {model}` from the
@@ -41,19 +41,8 @@ const statusOf = (error: unknown): number | undefined => {
   return typeof status === 'number' ? status : undefined;
 };
 
-/**
- * Undoes on one frame what asking for usage added: `usage: null` on every chunk, and the
- * last chunk that carries only the usage (false: withhold it). Usage on a chunk with choices
- * is left: some servers send it unasked.
- */
-function withoutAskedUsage(frame: unknown): boolean {
-  if (!isRecord(frame) || !('usage' in frame)) return true;
-  if (frame.usage === null) {
-    delete frame.usage;
-    return true;
-  }
-  return !(Array.isArray(frame.choices) && frame.choices.length === 0);
-}
+/** The last chunk of a stream asked for its usage: no choices, only the usage (not output: it is not timed). */
+const isUsageOnly = (frame: unknown): boolean => isRecord(frame) && isRecord(frame.usage) && Array.isArray(frame.choices) && frame.choices.length === 0;
 
 export class CallSpan implements CallObserver {
   readonly #settings: ObserverSettings;
@@ -67,8 +56,6 @@ export class CallSpan implements CallObserver {
   #requested: string | undefined;
   #model: string | undefined;
   #stream = false;
-  /** The request asked for usage the caller did not: the stream's frames are given back without it. */
-  #askedForUsage = false;
   #attempts = 0;
   #server: { address: string; port: number } | undefined;
   #streamed: StreamAnswer | undefined;
@@ -106,14 +93,14 @@ export class CallSpan implements CallObserver {
   }
 
   chunk(frame: unknown): boolean {
-    // The caller gets the frame as it would without telemetry; telemetry reads it whole.
-    const shown = this.#askedForUsage ? withoutAskedUsage(frame) : true;
+    // Telemetry reads every frame whole, the usage chunk the SDK asked for among them (the core
+    // takes that one out of the caller's stream: usage/stream-usage.ts).
     try {
-      this.#chunk(frame, shown);
+      this.#chunk(frame, !isUsageOnly(frame));
     } catch (error) {
       this.#settings.report(error, this.#redactor);
     }
-    return shown;
+    return true;
   }
 
   cache(outcome: CacheOutcome, req: TelemetryRequest): void {
@@ -161,7 +148,6 @@ export class CallSpan implements CallObserver {
       // A fallback model: its attempts follow under the same call span.
       if (model !== undefined && model !== this.#model) this.#span.addEvent(EVENT.modelFallback, { [ATTR.fallbackFrom]: this.#model ?? '', [ATTR.fallbackTo]: model });
       this.#model = model;
-      this.#askForUsage(req, body);
       return;
     }
     const traced = req.url === undefined ? operationOf(req.method, req.path) : undefined;
@@ -178,7 +164,6 @@ export class CallSpan implements CallObserver {
     this.#spanContext = trace.setSpan(this.#parent, this.#span);
     for (const event of this.#early ?? []) this.#span.addEvent(EVENT.fleet, event);
     this.#early = undefined;
-    this.#askForUsage(req, body);
   }
 
   /** The attributes spans and metrics share. */
@@ -187,17 +172,6 @@ export class CallSpan implements CallObserver {
     if (this.#settings.legacyNames) attributes[ATTR.system] = this.#settings.provider;
     if (this.#requested !== undefined) attributes[ATTR.requestModel] = this.#requested;
     return attributes;
-  }
-
-  /**
-   * Streams that send usage only when asked are asked, unless the caller chose
-   * `stream_options`; what that adds to the stream is taken out again (`chunk`).
-   */
-  #askForUsage(req: TelemetryRequest, body: Record<string, unknown>): void {
-    if (req.stream && USAGE_ON_REQUEST.has(req.path) && body.stream_options === undefined) {
-      req.body = { ...body, stream_options: { include_usage: true } };
-      this.#askedForUsage = true;
-    }
   }
 
   #input(body: Record<string, unknown>): Attributes {

@@ -26,8 +26,6 @@ export function operationOf(method: string, path: string): { name: string; outpu
   return method === 'POST' && Object.hasOwn(OPERATIONS, path) ? OPERATIONS[path] : undefined;
 }
 
-/** Paths whose streams send usage only when asked (`stream_options.include_usage`). */
-export const USAGE_ON_REQUEST: ReadonlySet<string> = new Set(['chat/completions', 'completions']);
 
 
 /** The request's generation parameters, as the conventions name them. */

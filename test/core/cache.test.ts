@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJSON } from '../../src/core/cache/cache.js';
+import { canonicalJSON } from '../../src/core/cache/cache-key.js';
 import { Gateway, InternalServerError, memoryStore, StreamInterruptedError, type CacheInfo, type ChatCompletionChunk, type GatewayOptions, type Store } from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
@@ -57,52 +57,6 @@ describe('the response cache: chat completions', () => {
     expect(sent('chat/completions')).toBe(1);
     expect(new Set(all).size).toBe(100);
     expect(all.every((c) => c.choices[0]?.message.content === all[0]?.choices[0]?.message.content)).toBe(true);
-  });
-
-  it('stops only the caller whose signal or timeout ran out when identical calls are joined', async () => {
-    const { client, mock, sent } = cached();
-    const name = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e as Error).constructor.name);
-    const ask = (content: string) => ({ ...body, messages: [{ role: 'user' as const, content }] });
-    // The first call is in the gateway (held there 1 s) before the others start, and they have
-    // joined it (100 ms: their keys are hashed) before anything is aborted.
-    const first = async (content: string, options: { signal?: AbortSignal; timeout?: number } = {}) => {
-      const count = sent('chat/completions');
-      mock.inject({ type: 'delay', ms: 1_000 });
-      const call = name(client.chat.completions.create(ask(content), options));
-      for (let i = 0; i < 400 && sent('chat/completions') === count; i++) await new Promise((r) => setTimeout(r, 5));
-      return { call };
-    };
-    const joining = () => new Promise((r) => setTimeout(r, 100));
-    // The first caller aborts: the one joined to it is sent again and answered.
-    let controller = new AbortController();
-    let leader = (await first('a', { signal: controller.signal })).call;
-    let joined = name(client.chat.completions.create(ask('a')));
-    await joining();
-    controller.abort();
-    expect(await Promise.all([leader, joined])).toEqual(['APIUserAbortError', 'ok']);
-    expect(sent('chat/completions')).toBe(2);
-    // A joined caller that aborts stops at once; the first is answered, once.
-    controller = new AbortController();
-    leader = (await first('b')).call;
-    const started = Date.now();
-    joined = name(client.chat.completions.create(ask('b'), { signal: controller.signal })).then((n) => `${n} ${Date.now() - started < 900 ? 'at once' : 'late'}`);
-    await joining();
-    controller.abort();
-    expect(await Promise.all([leader, joined])).toEqual(['ok', 'APIUserAbortError at once']);
-    expect(sent('chat/completions')).toBe(3);
-    // The first caller's own timeout is not the joined caller's failure.
-    leader = (await first('c', { timeout: 200 })).call;
-    joined = name(client.chat.completions.create(ask('c')));
-    expect(await Promise.all([leader, joined])).toEqual(['APITimeoutError', 'ok']);
-    expect(sent('chat/completions')).toBe(5);
-    // Three joined to one that aborts: one of them is sent again, the other two join it.
-    controller = new AbortController();
-    leader = (await first('d', { signal: controller.signal })).call;
-    const three = [1, 2, 3].map(() => name(client.chat.completions.create(ask('d'))));
-    await joining();
-    controller.abort();
-    expect(await Promise.all([leader, ...three])).toEqual(['APIUserAbortError', 'ok', 'ok', 'ok']);
-    expect(sent('chat/completions')).toBe(7);
   });
 
   it('never keeps an error: the call after a failed one is sent again', async () => {

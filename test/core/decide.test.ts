@@ -94,7 +94,7 @@ describe('decide', () => {
     ['never retries model_not_found', { kind: 'model-missing' }, { action: 'give-up', reason: 'final' }],
     ['refuses a wait beyond maxRetryAfterMs', { serverWaitMs: 61_000 }, { action: 'give-up', reason: 'retry-after' }],
     ['but a healthy other base may serve at once', { serverWaitMs: 61_000, nextBase: 'backup', nextHealthy: true }, { action: 'retry', baseURL: 'backup', delayMs: 0 }],
-    ['gives up when the server wait does not fit the budget', { serverWaitMs: 5_000, budgetMs: 2_000 }, { action: 'give-up', reason: 'budget' }],
+    ['refuses at once a server wait that would end past the budget (the server\'s error, retryAfterMs set)', { serverWaitMs: 5_000, budgetMs: 2_000 }, { action: 'give-up', reason: 'retry-after' }],
     ['gives up when the backoff does not fit the budget', { backoffMs: 500, budgetMs: 400 }, { action: 'give-up', reason: 'budget' }],
     ['retries when the pause fits the budget', { backoffMs: 500, budgetMs: 600 }, { action: 'retry', baseURL: 'main', delayMs: 500 }],
     ['falls back once the model is out of retries', { retries: 2, nextModel: 'b' }, { action: 'fallback', model: 'b' }],

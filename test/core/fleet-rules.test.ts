@@ -1,63 +1,107 @@
 import { describe, expect, it } from 'vitest';
-import { chooseBase, estimateTokens, isAvailable, pauseLeftMs, quotaDecision, usedTokens, type FleetView } from '../../src/core/policy/fleet-rules.js';
+import { chooseBase, EMPTY_VIEW, healthGate, isAvailable, lessonOf, pauseGate, quotaGate, readRecord, type FleetView } from '../../src/core/policy/fleet-rules.js';
+import { estimateTokens, pauseLeftMs, pauseMs } from '../../src/core/policy/shared-rules.js';
+import { MAX_SERVER_WAIT_MS } from '../../src/core/policy/waits.js';
 
 // The fleet's decisions as tables: plain data in, a decision out (docs/fleet.md).
 
 const MAIN = 'https://main.test/v1';
 const BACKUP = 'https://backup.test/v1';
-const NOW = 1_000_000;
-const view = (over: Partial<FleetView> = {}): FleetView => ({ down: {}, pause: {}, quota: undefined, ...over });
+const NOW = 1_800_000_000_000;
+const view = (over: Partial<FleetView> = {}): FleetView => ({ ...EMPTY_VIEW, ...over });
+const pacing = { baseDelayMs: 500, maxDelayMs: 8_000 };
+
+describe('gates: closed while the first record lives, then one probe', () => {
+  it.each([
+    ['nothing known', view(), 'open'],
+    ['down', view({ down: { [MAIN]: true }, downWas: { [MAIN]: true } }), 'closed'],
+    ['down expired, was-down left: a probe is due', view({ downWas: { [MAIN]: true } }), 'probe-due'],
+    ['evidence alone keeps it open', view({ evidence: { [MAIN]: true } }), 'open'],
+  ] as const)('health: %s', (_, v, gate) => expect(healthGate(v, MAIN)).toBe(gate));
+
+  it.each([
+    ['nothing known', view(), 'open'],
+    ['paused', view({ pause: { [MAIN]: { until: NOW + 5 } }, paused: { [MAIN]: { strikes: 1 } } }), 'closed'],
+    ['pause expired, was-paused left', view({ paused: { [MAIN]: { strikes: 1 } } }), 'probe-due'],
+  ] as const)('pause: %s', (_, v, gate) => expect(pauseGate(v, MAIN)).toBe(gate));
+
+  it.each([
+    ['no record', view(), 'open'],
+    ['out', view({ quota: { at: NOW, message: 'out' }, quotaWas: true }), 'closed'],
+    ['recheck due', view({ quotaWas: true }), 'probe-due'],
+  ] as const)('quota: %s', (_, v, gate) => expect(quotaGate(v)).toBe(gate));
+});
 
 describe('chooseBase', () => {
   it.each([
     ['main healthy', view(), BACKUP, { base: MAIN, probe: false }],
-    ['main down, no backup: main anyway', view({ down: { [MAIN]: { until: NOW + 5 } } }), undefined, { base: MAIN, probe: false }],
-    ['main down within its cooldown: the backup, main skipped', view({ down: { [MAIN]: { until: NOW + 5 } } }), BACKUP, { base: BACKUP, probe: false, skipped: MAIN }],
-    ['main down, cooldown over: a probe of main (the caller takes the lock)', view({ down: { [MAIN]: { until: NOW } } }), BACKUP, { base: MAIN, probe: true }],
-    ['only the backup down: main', view({ down: { [BACKUP]: { until: NOW + 5 } } }), BACKUP, { base: MAIN, probe: false }],
+    ['main down, no backup: main anyway', view({ down: { [MAIN]: true } }), undefined, { base: MAIN, probe: false }],
+    ['main down: the backup', view({ down: { [MAIN]: true } }), BACKUP, { base: BACKUP, probe: false }],
+    ['main probe due: a probe of main (the caller takes the lock)', view({ downWas: { [MAIN]: true } }), BACKUP, { base: MAIN, probe: true }],
+    ['only the backup down: main', view({ down: { [BACKUP]: true } }), BACKUP, { base: MAIN, probe: false }],
   ])('%s', (_, v, backup, choice) => {
-    expect(chooseBase(v, { main: MAIN, backup }, NOW)).toEqual(choice);
+    expect(chooseBase(v, { main: MAIN, backup })).toEqual(choice);
+  });
+
+  it('a base is available unless it is down (a probe may be due)', () => {
+    expect([isAvailable(view(), MAIN), isAvailable(view({ down: { [MAIN]: true } }), MAIN), isAvailable(view({ downWas: { [MAIN]: true } }), MAIN)]).toEqual([true, false, true]);
   });
 });
 
-describe('isAvailable', () => {
+describe('lessonOf: what a failure teaches', () => {
   it.each([
-    [view(), true],
-    [view({ down: { [MAIN]: { until: NOW + 1 } } }), false],
-    [view({ down: { [MAIN]: { until: NOW } } }), true],
-  ])('%#', (v, available) => expect(isAvailable(v, MAIN, NOW)).toBe(available));
+    ['a quota error', { kind: 'quota', status: 429, quotaMessage: 'no credit', retryAfterMs: null }, { kind: 'quota', message: 'no credit' }],
+    ['a 429 with Retry-After', { kind: 'unavailable', status: 429, quotaMessage: undefined, retryAfterMs: 5000 }, { kind: 'pause', retryAfterMs: 5000 }],
+    ['a 429 without Retry-After: still a pause (the common rate limit)', { kind: 'unavailable', status: 429, quotaMessage: undefined, retryAfterMs: null }, { kind: 'pause', retryAfterMs: null }],
+    ['no answer at all: evidence against the base', { kind: 'connection', status: null, quotaMessage: undefined, retryAfterMs: null }, { kind: 'evidence' }],
+    ['a 500: a model-5xx (counted once per model)', { kind: 'unavailable', status: 500, quotaMessage: undefined, retryAfterMs: null }, { kind: 'model-5xx' }],
+    ['a 400: nothing', { kind: 'final', status: 400, quotaMessage: undefined, retryAfterMs: null }, undefined],
+    ['a missing model: nothing (the model is)', { kind: 'model-missing', status: 503, quotaMessage: undefined, retryAfterMs: null }, undefined],
+  ] as const)('%s', (_, failure, lesson) => expect(lessonOf(failure)).toEqual(lesson));
 });
 
-describe('quotaDecision', () => {
+describe('pauseMs', () => {
   it.each([
-    ['no record: send', view(), 'send'],
-    ['exhausted, recheck not due: refuse', view({ quota: { at: NOW - 10, recheckAt: NOW + 1, message: 'x' } }), 'refuse'],
-    ['exhausted, recheck due: one instance probes', view({ quota: { at: NOW - 10, recheckAt: NOW, message: 'x' } }), 'probe'],
-  ] as const)('%s', (_, v, decision) => expect(quotaDecision(v, NOW)).toBe(decision));
+    ['the server wait as it is', 5_000, 0, 5_000],
+    ['a year is an hour', 365 * 86_400_000, 0, MAX_SERVER_WAIT_MS],
+    ['Infinity is an hour', Number.POSITIVE_INFINITY, 0, MAX_SERVER_WAIT_MS],
+    ['no Retry-After, first 429: the base delay', null, 1, 500],
+    ['third in a row: doubled twice', null, 3, 2_000],
+    ['many in a row: capped', null, 40, 8_000],
+  ] as const)('%s', (_, retryAfter, strikes, ms) => expect(pauseMs(retryAfter, strikes, pacing)).toBe(ms));
 });
 
-describe('pauseLeftMs', () => {
+describe('readRecord: store data is untrusted', () => {
   it.each([
-    [view(), 0],
-    [view({ pause: { [MAIN]: { until: NOW + 2_500 } } }), 2_500],
-    [view({ pause: { [MAIN]: { until: NOW - 1 } } }), 0],
-    [view({ pause: { [BACKUP]: { until: NOW + 2_500 } } }), 0],
-  ])('%#', (v, left) => expect(pauseLeftMs(v, MAIN, NOW)).toBe(left));
+    ['a flag', 'down', '1', true],
+    ['a flag of another shape is ignored', 'down', 'yes', undefined],
+    ['a pause', 'pause', JSON.stringify({ until: NOW + 5000 }), { until: NOW + 5000 }],
+    ['a pause in year 9999 is an hour at most', 'pause', JSON.stringify({ until: 253402300799000 }), undefined],
+    ['a pause of Infinity (not JSON)', 'pause', '{"until":Infinity}', undefined],
+    ['a pause that is a string', 'pause', '"soon"', undefined],
+    ['null', 'pause', 'null', undefined],
+    ['{}', 'quota', '{}', undefined],
+    ['a quota record', 'quota', JSON.stringify({ at: NOW, message: 'out' }), { at: NOW, message: 'out' }],
+    ['a quota from 1970 is ignored', 'quota', JSON.stringify({ at: 0, message: 'out' }), undefined],
+    ['a quota message is bounded', 'quota', JSON.stringify({ at: NOW, message: 'x'.repeat(10_000) }), { at: NOW, message: 'x'.repeat(300) }],
+    ['strikes', 'was-paused', JSON.stringify({ strikes: 2 }), { strikes: 2 }],
+    ['negative strikes', 'was-paused', JSON.stringify({ strikes: -1 }), undefined],
+    ['not JSON', 'quota', '{', undefined],
+  ] as const)('%s', (_, kind, text, record) => expect(readRecord(kind, text, NOW)).toEqual(record));
+
+  it('a pause further off than an hour is cut to an hour from now', () => {
+    expect(readRecord('pause', JSON.stringify({ until: NOW + 10 * MAX_SERVER_WAIT_MS }), NOW)).toEqual({ until: NOW + MAX_SERVER_WAIT_MS });
+  });
+
+  it('pauseLeftMs: what its writer said is left, at least 50 ms', () => {
+    expect(pauseLeftMs(view({ pause: { [MAIN]: { until: NOW + 1_000 } } }), MAIN, NOW)).toBe(1_000);
+    expect(pauseLeftMs(view({ pause: { [MAIN]: { until: NOW - 10_000 } } }), MAIN, NOW)).toBe(50);
+  });
 });
 
-describe('estimateTokens and usedTokens', () => {
-  it.each<[string, unknown, number]>([
-    ['about four characters a token of what is sent', { model: 'm', messages: [{ role: 'user', content: 'x'.repeat(400) }] }, 114],
-    ['plus the most the reply may be', { model: 'm', messages: [], max_tokens: 500 }, 7 + 500],
-    ['responses name it max_output_tokens', { model: 'm', input: 'hi', max_output_tokens: 64 }, 7 + 64],
-    ['no body', undefined, 0],
-  ])('%s', (_, body, tokens) => expect(estimateTokens(body)).toBe(tokens));
-
-  it.each([
-    [{ usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }, 15],
-    [{ usage: { input_tokens: 10, output_tokens: 5 } }, 15],
-    [{ usage: { prompt_tokens: 8, total_tokens: 8 } }, 8],
-    [{ data: [] }, undefined],
-    [null, undefined],
-  ])('%j → %s', (reply, used) => expect(usedTokens(reply)).toBe(used));
+describe('estimateTokens', () => {
+  it('is a token per four characters sent plus the output limit', () => {
+    expect(estimateTokens({ model: 'm', messages: [{ role: 'user', content: 'x'.repeat(40) }], max_tokens: 100 })).toBe(Math.ceil(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x'.repeat(40) }] }).length / 4) + 100);
+    expect(estimateTokens({ model: 'm', max_tokens: Number.POSITIVE_INFINITY })).toBe(Math.ceil(JSON.stringify({ model: 'm' }).length / 4));
+  });
 });

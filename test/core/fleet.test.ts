@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Gateway, InsufficientQuotaError, memoryStore, RateLimitError, type FleetInfo, type GatewayOptions, type Store } from '../../src/index.js';
 import { redisStore } from '../../src/redis/index.js';
 import { redisLibraries, useRedisClients } from '../helpers/redis-clients.js';
@@ -6,7 +7,9 @@ import { describeWithRedis } from '../helpers/redis-server.js';
 
 // Clients on one store behave as one fleet (docs/fleet.md): what one learns about a base, a
 // pause or the quota, the others act on without paying for it again. Each client stands for
-// one instance (a process, a serverless function); they share nothing but the store.
+// one instance (a process, a serverless function); they share nothing but the store. No test
+// sleeps or reads a clock: time passes by moving the fake clock (memory) or by polling until
+// the store's own clock expired a record (Redis); waits inside the SDK are watched by events.
 
 const KEY = 'sk-fleet-test-key-0123456789';
 const MAIN = 'http://main.fleet.test/v1';
@@ -14,9 +17,10 @@ const BACKUP = 'http://backup.fleet.test/v1';
 
 type Answer = (req: { model: string | undefined; signal: AbortSignal | null | undefined }) => Response | Promise<Response>;
 
-/** Two gateways, main and backup, whose answers the test sets; every request counted by base. */
+/** Two gateways, main and backup, whose answers the test sets; every request counted by base and model. */
 function gateways() {
   const hits = { main: 0, backup: 0 };
+  const models: string[] = [];
   const ok = () => Response.json({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } });
   const answers: { main: Answer; backup: Answer } = { main: ok, backup: ok };
   const fetch = async (input: string | URL | Request, init?: RequestInit) => {
@@ -24,15 +28,27 @@ function gateways() {
     const base = url.startsWith(MAIN) ? 'main' : 'backup';
     hits[base]++;
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { model?: string }) : {};
+    models.push(`${base}:${body.model}`);
     return answers[base]({ model: body.model, signal: init?.signal });
   };
-  return { hits, answers, fetch, ok };
+  return { hits, models, answers, fetch, ok };
 }
 
-/** An answer that never comes, until the attempt is aborted (a blackholed base). */
-const hang: Answer = ({ signal }) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+/** No answer at all: the connection is refused. */
+const refused: Answer = () => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }));
 const status = (code: number, body: unknown = { error: { message: `status ${code}`, code: code === 503 ? 'server_error' : null } }, headers: Record<string, string> = {}) => () =>
   Response.json(body, { status: code, headers });
+/** An answer that waits for the test to release it; `arrived` resolves when the request is in. */
+function held(answer: () => Response) {
+  let release = () => {};
+  let arrived = () => {};
+  const inside = new Promise<void>((resolve) => (arrived = resolve));
+  const respond: Answer = () => {
+    arrived();
+    return new Promise((resolve) => (release = () => resolve(answer())));
+  };
+  return { respond, inside, release: () => release() };
+}
 
 function instance(store: Store, fetch: GatewayOptions['fetch'], more: GatewayOptions = {}) {
   const events: FleetInfo[] = [];
@@ -42,162 +58,302 @@ function instance(store: Store, fetch: GatewayOptions['fetch'], more: GatewayOpt
 
 const chat = (client: Gateway, model = 'm') => client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
 
+/** Resolves once `check` holds, looking at most `tries` times, a macrotask apart (state, not time). */
+async function until(check: () => boolean, tries = 2_000): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('the condition never held');
+}
+
+/** A store the scenarios share, and how time passes for it. */
+interface World {
+  store(): Store;
+  /** Lets the store's records of `kind` expire (the cooldown, a pause, the quota's recheck). */
+  expire(kind: 'down' | 'pause' | 'quota', ms: number): Promise<void>;
+}
+
 /** The scenarios, over any store that several clients share. */
-function fleetScenarios(makeStore: () => Store) {
-  it('skips a base another instance found down, without sending to it', async () => {
-    const store = makeStore();
+function fleetScenarios(world: () => World) {
+  it('marks a base down only on evidence: the second failure with no answer between them, then every instance skips it', async () => {
+    const { store } = world();
+    const s = store();
     const gw = gateways();
-    gw.answers.main = status(503);
-    await chat(instance(store, gw.fetch).client);
-    expect(gw.hits).toEqual({ main: 1, backup: 1 });
-    const other = instance(store, gw.fetch);
+    gw.answers.main = refused;
+    await chat(instance(s, gw.fetch).client);
+    // One refused connection says little: the next instance still tries the main.
+    await chat(instance(s, gw.fetch).client);
+    expect(gw.hits).toEqual({ main: 2, backup: 2 });
+    const other = instance(s, gw.fetch);
     await chat(other.client);
-    expect(gw.hits).toEqual({ main: 1, backup: 2 });
+    expect(gw.hits).toEqual({ main: 2, backup: 3 });
     expect(other.events).toEqual([expect.objectContaining({ event: 'base-skipped', baseURL: BACKUP, skipped: MAIN })]);
   });
 
-  it('lets exactly one instance probe the base back when its cooldown ran out, and returns to it when the probe succeeds', async () => {
-    const store = makeStore();
+  it('forgets the evidence when the base answers in between', async () => {
+    const s = world().store();
     const gw = gateways();
-    gw.answers.main = status(503);
-    await chat(instance(store, gw.fetch, { failoverCooldown: 50 }).client);
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    // The probe is slow to answer: every other instance calling meanwhile goes to the backup.
-    let release = () => {};
-    gw.answers.main = () => new Promise((resolve) => (release = () => resolve(gw.ok())));
-    const before = { ...gw.hits };
-    const calls = Array.from({ length: 6 }, () => chat(instance(store, gw.fetch, { failoverCooldown: 50 }).client));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(gw.hits.main - before.main).toBe(1);
-    expect(gw.hits.backup - before.backup).toBe(5);
-    release();
+    gw.answers.main = refused;
+    await chat(instance(s, gw.fetch).client);
     gw.answers.main = gw.ok;
-    await Promise.all(calls);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    await chat(instance(store, gw.fetch, { failoverCooldown: 50 }).client);
-    expect(gw.hits.main - before.main).toBe(2);
+    await chat(instance(s, gw.fetch).client);
+    gw.answers.main = refused;
+    await chat(instance(s, gw.fetch).client);
+    await chat(instance(s, gw.fetch).client);
+    // Failures 1 and 3 had an answer between them: only failures 3 and 4 count together.
+    expect(gw.hits.main).toBe(4);
+    const after = instance(s, gw.fetch);
+    await chat(after.client);
+    expect(gw.hits.main).toBe(4);
   });
 
-  it('probes again after each cooldown when a probe fails (a failed probe gives its lock back)', async () => {
-    const store = makeStore();
+  it("keeps one model's 5xx that model's: the base stays up for every model", async () => {
+    const s = world().store();
     const gw = gateways();
-    gw.answers.main = status(503);
-    const make = () => instance(store, gw.fetch, { failoverCooldown: 60 });
+    gw.answers.main = ({ model }) => (model === 'broken' ? status(500)() : gw.ok());
+    for (let i = 0; i < 4; i++) await chat(instance(s, gw.fetch).client, 'broken');
+    const other = instance(s, gw.fetch);
+    await chat(other.client, 'fine');
+    expect(gw.models.at(-1)).toBe('main:fine');
+    expect(other.events).toEqual([]);
+  });
+
+  it('takes 5xx from two models as evidence against the base', async () => {
+    const s = world().store();
+    const gw = gateways();
+    gw.answers.main = status(502);
+    await chat(instance(s, gw.fetch).client, 'a');
+    await chat(instance(s, gw.fetch).client, 'b');
+    const other = instance(s, gw.fetch);
+    await chat(other.client, 'c');
+    expect(other.events).toEqual([expect.objectContaining({ event: 'base-skipped' })]);
+  });
+
+  it("never cuts a call in flight because of another instance's evidence: it only keeps new attempts away", async () => {
+    const s = world().store();
+    const gw = gateways();
+    const slow = held(gw.ok);
+    gw.answers.main = slow.respond;
+    const inFlight = chat(instance(s, gw.fetch, { timeout: 60_000 }).client);
+    await slow.inside;
+    gw.answers.main = refused;
+    await chat(instance(s, gw.fetch).client);
+    await chat(instance(s, gw.fetch).client);
+    const skipping = instance(s, gw.fetch);
+    await chat(skipping.client);
+    expect(skipping.events).toEqual([expect.objectContaining({ event: 'base-skipped' })]);
+    // The main is down for the fleet, and the healthy call in flight there still gets its answer.
+    slow.release();
+    await expect(inFlight).resolves.toMatchObject({ id: 'chatcmpl-1' });
+    expect(gw.models.filter((m) => m.startsWith('backup')).length).toBe(3);
+  });
+
+  it('lets exactly one instance probe the base back per cooldown, and the fleet returns when it answers', async () => {
+    const { store, expire } = world();
+    const s = store();
+    const gw = gateways();
+    const make = () => instance(s, gw.fetch, { failoverCooldown: 60 });
+    gw.answers.main = refused;
+    await chat(make().client);
+    await chat(make().client);
+    await expire('down', 60);
+    // The probe is slow to answer: every other instance calling meanwhile goes to the backup.
+    const probe = held(gw.ok);
+    gw.answers.main = probe.respond;
+    const before = { ...gw.hits };
+    const calls = Array.from({ length: 6 }, () => chat(make().client));
+    await probe.inside;
+    await until(() => gw.hits.backup - before.backup === 5);
+    expect(gw.hits.main - before.main).toBe(1);
+    probe.release();
+    await Promise.all(calls);
+    gw.answers.main = gw.ok;
+    const back = make();
+    await chat(back.client);
+    expect(gw.hits.main - before.main).toBe(2);
+    expect(back.events).toEqual([]);
+  });
+
+  it('probes at most once per cooldown while the base stays dead', async () => {
+    const { store, expire } = world();
+    const s = store();
+    const gw = gateways();
+    gw.answers.main = refused;
+    const make = () => instance(s, gw.fetch, { failoverCooldown: 60 });
+    await chat(make().client);
+    await chat(make().client);
     for (let round = 0; round < 3; round++) {
-      await chat(make().client);
-      await new Promise((resolve) => setTimeout(resolve, 90));
+      await expire('down', 60);
+      const before = gw.hits.main;
+      await Promise.all(Array.from({ length: 4 }, () => chat(make().client)));
+      // Four instances call after the cooldown: one probe of the main, the rest to the backup.
+      expect(gw.hits.main - before).toBe(1);
     }
-    // One failed attempt on the main per round: the first, then a probe after each cooldown.
-    expect(gw.hits.main).toBe(3);
-    expect(gw.hits.backup).toBe(3);
   });
 
   it("keeps a 429 to one model from taking the base away from the others", async () => {
-    const store = makeStore();
+    const s = world().store();
     const gw = gateways();
     gw.answers.main = ({ model }) => (model === 'busy' ? status(429, { error: { message: 'slow down', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '5000' })() : gw.ok());
-    await chat(instance(store, gw.fetch).client, 'busy');
-    const before = gw.hits.main;
-    await chat(instance(store, gw.fetch).client, 'other');
-    expect(gw.hits.main).toBe(before + 1);
+    await chat(instance(s, gw.fetch).client, 'busy');
+    const other = instance(s, gw.fetch);
+    await chat(other.client, 'other');
+    expect(gw.models.at(-1)).toBe('main:other');
+    expect(other.events).toEqual([]);
   });
 
-  it('moves attempts in flight off a base that fails for another instance, instead of waiting out their timeout', async () => {
-    const store = makeStore();
-    const gw = gateways();
-    gw.answers.main = hang;
-    const waiting = [instance(store, gw.fetch, { timeout: 20_000 }), instance(store, gw.fetch, { timeout: 20_000 })].map(({ client }) => chat(client));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    gw.answers.main = status(503);
-    await chat(instance(store, gw.fetch).client);
-    // The two hanging attempts learn within a poll (200 ms) and are retried on the backup.
-    const started = Date.now();
-    await expect(Promise.all(waiting)).resolves.toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(gw.hits.backup).toBe(3);
-  });
-
-  it("waits out the pause a 429 asked for, fleet-wide, before sending to that base and model", async () => {
-    const store = makeStore();
+  it('waits out the pause a 429 asked for, fleet-wide, sending nothing into it', async () => {
+    const s = world().store();
     const gw = gateways();
     gw.answers.main = status(429, { error: { message: 'slow down', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '300' });
     // No backup: the pause is on the only base.
-    const solo = (more: GatewayOptions = {}) => instance(store, gw.fetch, { backupBaseURL: undefined, maxRetries: 0, ...more });
+    const solo = (more: GatewayOptions = {}) => instance(s, gw.fetch, { backupBaseURL: undefined, maxRetries: 0, ...more });
     await expect(chat(solo().client, 'paced')).rejects.toBeInstanceOf(RateLimitError);
     gw.answers.main = gw.ok;
     const other = solo();
-    const started = Date.now();
     const hitsBefore = gw.hits.main;
     const waiting = chat(other.client, 'paced');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => other.events.length > 0);
+    expect(other.events).toEqual([expect.objectContaining({ event: 'paused', baseURL: MAIN, model: 'paced' })]);
     expect(gw.hits.main).toBe(hitsBefore);
     await waiting;
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
-    expect(other.events).toEqual([expect.objectContaining({ event: 'paused', baseURL: MAIN, model: 'paced' })]);
+    expect(gw.hits.main).toBe(hitsBefore + 1);
     // Another model was never paused.
     const unpaused = solo();
     await chat(unpaused.client, 'other-model');
     expect(unpaused.events).toEqual([]);
   });
 
-  it('refuses at once, nothing sent, once the quota is known to be exhausted; one instance probes it back after the recheck time', async () => {
-    const store = makeStore();
+  it('remembers a 429 without Retry-After as a short pause for that model, growing while the 429s go on', async () => {
+    const s = world().store();
     const gw = gateways();
-    gw.answers.main = status(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } });
-    const make = () => instance(store, gw.fetch, { backupBaseURL: undefined, failoverCooldown: 100 });
-    await expect(chat(make().client)).rejects.toBeInstanceOf(InsufficientQuotaError);
-    expect(gw.hits.main).toBe(1);
-    const refused = make();
-    const err = await chat(refused.client).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(InsufficientQuotaError);
+    gw.answers.main = status(429, { error: { message: 'rate limited', code: 'rate_limit_exceeded' } });
+    const solo = () => instance(s, gw.fetch, { backupBaseURL: undefined, maxRetries: 0, retry: { baseDelayMs: 100, maxDelayMs: 400, jitter: 0 } });
+    await expect(chat(solo().client)).rejects.toBeInstanceOf(RateLimitError);
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const next = solo();
+      await expect(chat(next.client)).rejects.toBeInstanceOf(RateLimitError);
+      waits.push(next.events.find((e) => e.event === 'paused')?.waitMs ?? 0);
+    }
+    // Each instance waited out the pause before it sent; the pause doubled each time, up to maxDelayMs.
+    expect(waits.map((w) => Math.round(w / 100) * 100)).toEqual([100, 200, 400]);
+    expect(gw.hits.main).toBe(4);
+  });
+
+  it('bounds a Retry-After from the network: a year is read as an hour, and the call is refused at once with it', async () => {
+    const s = world().store();
+    const gw = gateways();
+    gw.answers.main = status(429, { error: { message: 'come back next year', code: 'rate_limit_exceeded' } }, { 'retry-after': '31536000' });
+    const solo = () => instance(s, gw.fetch, { backupBaseURL: undefined, maxRetries: 0 });
+    await expect(chat(solo().client)).rejects.toBeInstanceOf(RateLimitError);
+    const err = await chat(solo().client).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect((err as RateLimitError).retryAfterMs).toBeLessThanOrEqual(3_600_000);
+    expect((err as RateLimitError).retryAfterMs).toBeGreaterThan(3_500_000);
     expect(String(err)).toContain('nothing was sent');
     expect(gw.hits.main).toBe(1);
-    expect(refused.events).toEqual([expect.objectContaining({ event: 'quota-exhausted' })]);
+  });
+
+  it('refuses at once, nothing sent, once the quota is known to be exhausted; one instance probes it back after the recheck time', async () => {
+    const { store, expire } = world();
+    const s = store();
+    const gw = gateways();
+    gw.answers.main = status(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } });
+    const make = () => instance(s, gw.fetch, { backupBaseURL: undefined, failoverCooldown: 100 });
+    await expect(chat(make().client)).rejects.toBeInstanceOf(InsufficientQuotaError);
+    expect(gw.hits.main).toBe(1);
+    const refusedOne = make();
+    const err = await chat(refusedOne.client).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InsufficientQuotaError);
+    expect(String(err)).toContain('nothing was sent');
+    expect(String(err)).toContain('You exceeded your current quota');
+    expect(gw.hits.main).toBe(1);
+    expect(refusedOne.events).toEqual([expect.objectContaining({ event: 'quota-exhausted' })]);
     gw.answers.main = gw.ok;
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await expire('quota', 100);
+    // The recheck is due: one call probes, and its answer opens the quota for everyone.
     await chat(make().client);
-    await new Promise((resolve) => setTimeout(resolve, 250));
     await chat(make().client);
     expect(gw.hits.main).toBe(3);
   });
 
+  it('lets the next call probe the quota when a probe failed for another reason (it learnt nothing)', async () => {
+    const { store, expire } = world();
+    const s = store();
+    const gw = gateways();
+    gw.answers.main = status(429, { error: { message: 'quota', type: 'insufficient_quota', code: 'insufficient_quota' } });
+    const make = () => instance(s, gw.fetch, { backupBaseURL: undefined, failoverCooldown: 100, maxRetries: 0 });
+    await chat(make().client).catch(() => undefined);
+    await expire('quota', 100);
+    gw.answers.main = status(503);
+    await expect(chat(make().client)).rejects.toMatchObject({ status: 503 });
+    gw.answers.main = gw.ok;
+    await expect(chat(make().client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
+    expect(gw.hits.main).toBe(3);
+  });
+
   it('holds the fleet under requestsPerMinute, and refuses unsent when the wait would pass maxRetryAfterMs', async () => {
-    const store = makeStore();
+    const s = world().store();
     const gw = gateways();
     // 600 a minute: ten at once, then one every 100 ms; a call may wait 250 ms for its turn.
-    const limited = () => instance(store, gw.fetch, { limits: { requestsPerMinute: 600 }, retry: { baseDelayMs: 0, maxRetryAfterMs: 250 } });
+    const limited = () => instance(s, gw.fetch, { limits: { requestsPerMinute: 600 }, retry: { baseDelayMs: 0, maxRetryAfterMs: 250 } });
     const a = limited();
     const b = limited();
     await Promise.all(Array.from({ length: 10 }, (_, i) => chat((i % 2 ? a : b).client)));
     // Five more at once: two get the next turns (about 100 and 200 ms away), the other three
     // would wait 300 ms or more: refused, unsent.
     const settled = await Promise.all(Array.from({ length: 5 }, (_, i) => chat((i % 2 ? a : b).client).catch((e: unknown) => e)));
-    const refused = settled.filter((r) => r instanceof Error);
+    const refusedCalls = settled.filter((r) => r instanceof Error);
     expect(settled.filter((r) => !(r instanceof Error))).toHaveLength(2);
-    expect(refused).toHaveLength(3);
-    for (const error of refused) expect(error).toBeInstanceOf(RateLimitError);
-    expect(refused.every((e) => (e as RateLimitError).retryAfterMs! > 250)).toBe(true);
+    expect(refusedCalls).toHaveLength(3);
+    for (const error of refusedCalls) expect(error).toBeInstanceOf(RateLimitError);
+    expect(refusedCalls.every((e) => (e as RateLimitError).retryAfterMs! > 250)).toBe(true);
     expect(gw.hits.main + gw.hits.backup).toBe(12);
     expect([...a.events, ...b.events].filter((e) => e.event === 'held' && e.waitMs > 0)).toHaveLength(2);
   });
 
-  it('keeps no secret in the store: the API key and the base URLs are hashed', async () => {
+  it('smooths tokens like requests: about a second of tokensPerMinute at once, the rest waits its turn', async () => {
+    const s = world().store();
+    const gw = gateways();
+    // 60,000 a minute: 1,000 a second. Each call is estimated at its max_tokens (400) and its
+    // body (a few tokens): the first two fit the first second, the third waits about 200 ms
+    // for its turn, the fourth would wait about 600 ms, past maxRetryAfterMs: refused, unsent.
+    // Each answer says it used what was reserved, so nothing is given back between the calls.
+    gw.answers.main = async () => {
+      const answer = (await gw.ok().json()) as Record<string, unknown>;
+      return Response.json({ ...answer, usage: { prompt_tokens: 15, completion_tokens: 400, total_tokens: 415 } });
+    };
+    const { client, events } = instance(s, gw.fetch, { limits: { tokensPerMinute: 60_000 }, retry: { baseDelayMs: 0, maxRetryAfterMs: 500 } });
+    const ask = () => client.chat.completions.create({ model: 'm', max_tokens: 400, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const settled = await Promise.all([ask(), ask(), ask(), ask()]);
+    expect(settled.filter((r) => r instanceof RateLimitError).length).toBeGreaterThanOrEqual(1);
+    expect(events.filter((e) => e.event === 'held' && e.waitMs > 0).length).toBeGreaterThanOrEqual(1);
+    // Never a minute's worth in one burst: at most the second's worth and what waited its turn.
+    expect(gw.hits.main).toBeLessThanOrEqual(3);
+  });
+
+  it('keeps no secret in the store: the API key and the base URLs are hashed; the fleet keys carry a format and one hash tag', async () => {
     const seen: string[] = [];
-    const inner = makeStore();
+    const keys: string[] = [];
+    const inner = world().store();
     const recording: Store = {
-      get: (keys) => (seen.push(...keys), inner.get(keys)),
-      set: (key, value, options) => (seen.push(key, value), inner.set(key, value, options)),
-      delete: (keys) => (seen.push(...keys), inner.delete(keys)),
-      take: (key, take) => (seen.push(key), inner.take(key, take)),
+      get: (names) => (keys.push(...names), inner.get(names)),
+      set: (key, value, options) => (keys.push(key), seen.push(value), inner.set(key, value, options)),
+      delete: (names) => (keys.push(...names), inner.delete(names)),
+      take: (key, take) => (keys.push(key), inner.take(key, take)),
     };
     const gw = gateways();
     gw.answers.main = status(429, { error: { message: `quota of ${KEY}`, code: 'insufficient_quota' } });
     await chat(instance(recording, gw.fetch, { limits: { requestsPerMinute: 1000 } }).client).catch(() => undefined);
     await chat(instance(recording, gw.fetch).client).catch(() => undefined);
-    expect(seen.length).toBeGreaterThan(3);
-    const all = seen.join('\n');
+    expect(keys.length).toBeGreaterThan(3);
+    const all = [...keys, ...seen].join('\n');
     expect(all).not.toContain(KEY);
     expect(all).not.toContain('fleet.test');
+    expect(new Set(keys.map((k) => k.slice(0, k.indexOf('}') + 1))).size).toBe(1);
+    expect(keys.every((k) => /^\{[0-9a-f]{24}\}:f1:/.test(k))).toBe(true);
   });
 }
 
@@ -211,7 +367,12 @@ function unreachable() {
 }
 
 describe('a fleet on one memoryStore (instances in one process)', () => {
-  fleetScenarios(() => memoryStore());
+  afterEach(() => void vi.useRealTimers());
+  fleetScenarios(() => {
+    // The memory store and the fleet read Date: the fake clock moves records past their ttl.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    return { store: () => memoryStore(), expire: async (_kind, ms) => void vi.setSystemTime(Date.now() + ms + 250) };
+  });
 
   it('goes on with its own memory when the store fails, and says so once', async () => {
     const { broken, warnings, logger } = unreachable();
@@ -222,6 +383,18 @@ describe('a fleet on one memoryStore (instances in one process)', () => {
     expect(warnings[0]).toMatch(/unreachable|memory/i);
   });
 
+  it('never knows less than it would alone: what it learnt while the store was away is still its own', async () => {
+    const { broken, logger } = unreachable();
+    const gw = gateways();
+    gw.answers.main = refused;
+    const { client, events } = instance(broken, gw.fetch, { logger });
+    await chat(client);
+    await chat(client);
+    await chat(client);
+    expect(gw.hits.main).toBe(2);
+    expect(events.at(-1)).toMatchObject({ event: 'base-skipped' });
+  });
+
   it("warns once for a store that is both the fleet's and the cache's", async () => {
     const { broken, warnings, logger } = unreachable();
     const gw = gateways();
@@ -230,13 +403,28 @@ describe('a fleet on one memoryStore (instances in one process)', () => {
     expect(warnings).toHaveLength(1);
   });
 
-  it('without a store, keeps base health in its own memory as before (no pause or quota shared)', async () => {
+  it('without a store, keeps base health in its own memory as before (no pause or quota: each call meets them)', async () => {
     const gw = gateways();
     gw.answers.main = status(429, { error: { message: 'quota', code: 'insufficient_quota' } });
     const own = new Gateway({ apiKey: KEY, baseURL: MAIN, fetch: gw.fetch, maxRetries: 0 });
     await expect(chat(own)).rejects.toBeInstanceOf(InsufficientQuotaError);
     await expect(chat(own)).rejects.toBeInstanceOf(InsufficientQuotaError);
     expect(gw.hits.main).toBe(2);
+  });
+
+  it('reads every record back as untrusted input: garbage at any key is ignored, never an answer or an error (1,000 runs)', async () => {
+    const gw = gateways();
+    const garbage = fc.oneof(fc.constant('null'), fc.constant('{}'), fc.constant('"a string"'), fc.constant('{"until":1e400}'), fc.constant('{"at":0,"message":"x"}'), fc.constant('{"until":253402300799000}'), fc.constant('{"strikes":-3}'), fc.string(), fc.json());
+    await fc.assert(
+      fc.asyncProperty(fc.array(garbage, { minLength: 12, maxLength: 12 }), async (values) => {
+        const inner = memoryStore();
+        // Every read answers garbage, whatever was written.
+        const hostile: Store = { get: async (keys) => keys.map((_, i) => values[i % values.length] ?? null), set: (...a) => inner.set(...a), delete: (k) => inner.delete(k), take: (...a) => inner.take(...a) };
+        const { client } = instance(hostile, gw.fetch, { backupBaseURL: undefined });
+        await expect(chat(client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
+      }),
+      { numRuns: 1_000 },
+    );
   });
 });
 
@@ -245,7 +433,27 @@ describeWithRedis('a fleet on Redis (instances anywhere)', () => {
 
   describe.each(redisLibraries.map(([name], i) => [name, i] as const))('over %s', (_, i) => {
     let n = 0;
-    // A prefix per test: each starts with an empty fleet.
-    fleetScenarios(() => redisStore((connected[i] as (typeof connected)[number]).client, { prefix: `fleet-${i}-${n++}` }));
+    fleetScenarios(() => {
+      // A prefix per test: each starts with an empty fleet.
+      const prefix = `fleet-${i}-${n++}`;
+      const raw = (connected[i] as (typeof connected)[number]).client;
+      const keys = async (kind: string) => {
+        const pattern = `${prefix}:*:f1:${kind}*`;
+        const c = raw as { call?: (...args: string[]) => Promise<unknown>; sendCommand?: (args: string[]) => Promise<unknown> };
+        return (await (c.call ? c.call('KEYS', pattern) : (c.sendCommand as (args: string[]) => Promise<unknown>)(['KEYS', pattern]))) as string[];
+      };
+      return {
+        store: () => redisStore(raw, { prefix }),
+        // Polled on Redis's own clock: the record is gone once Redis expired it.
+        expire: async (kind) => {
+          let found = await keys(kind);
+          for (let tries = 0; found.length > 0 && tries < 400; tries++) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+            found = await keys(kind);
+          }
+          expect(found).toEqual([]);
+        },
+      };
+    });
   });
 });

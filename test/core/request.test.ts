@@ -14,8 +14,8 @@ import {
   type RetryInfo,
   ValidationError,
 } from '../../src/index.js';
-import { computeBackoff } from '../../src/core/request/recovery.js';
-import { parseRetryAfter, retryDefaults } from '../../src/core/policy/retry.js';
+import { backoffMs as computeBackoff } from '../../src/core/policy/waits.js';
+import { parseRetryAfter, retryDefaults } from '../../src/core/policy/waits.js';
 import { BACKUP, BASE, chatParams, client, completionFixture, KEY } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
 
@@ -304,15 +304,22 @@ describe('failover', () => {
 
   it('prefers the backup for later and concurrent requests during the cooldown, then tries the main again', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const { main, backup } = twoBases([() => HttpResponse.error(), ok(list)], [ok(list)]);
+    const { main, backup } = twoBases([() => HttpResponse.error(), () => HttpResponse.error(), ok(list)], [ok(list)]);
     const c = client({ backupBaseURL: BACKUP, failoverCooldown: 30_000 });
+    // One failure says little (docs/fleet.md): the next call tries the main again.
     await c.models.list();
     expect([main.calls.length, backup.calls.length]).toEqual([1, 1]);
-    await Promise.all([c.models.list(), c.models.list(), c.models.list()]);
-    expect([main.calls.length, backup.calls.length]).toEqual([1, 4]);
-    vi.setSystemTime(Date.now() + 30_001);
+    // The second with no answer between them: the main is down for the cooldown.
     await c.models.list();
-    expect([main.calls.length, backup.calls.length]).toEqual([2, 4]);
+    expect([main.calls.length, backup.calls.length]).toEqual([2, 2]);
+    await Promise.all([c.models.list(), c.models.list(), c.models.list()]);
+    expect([main.calls.length, backup.calls.length]).toEqual([2, 5]);
+    vi.setSystemTime(Date.now() + 30_001);
+    // One call probes the main back; its answer ends the cooldown for every call.
+    await Promise.all([c.models.list(), c.models.list()]);
+    expect([main.calls.length, backup.calls.length]).toEqual([3, 6]);
+    await c.models.list();
+    expect([main.calls.length, backup.calls.length]).toEqual([4, 6]);
   });
 
   it('uses one Idempotency-Key on both bases', async () => {
@@ -347,7 +354,8 @@ describe('what no retry can fix (REALITIES.md)', () => {
     const onRetry = vi.fn();
     const err = await client({ hooks: { onRetry } }).chat.completions.create(chatParams).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
-    expect(err).toMatchObject({ retryAfterMs: 198_300_000 });
+    // 55 hours asked; a wait from the network is read as an hour at most (policy/waits.ts).
+    expect(err).toMatchObject({ retryAfterMs: 3_600_000 });
     expect(rec.calls).toHaveLength(1);
     expect(onRetry).not.toHaveBeenCalled();
   });

@@ -43,6 +43,7 @@ function opened(pieces: Uint8Array[], sse: Partial<SSEOptions>): SSEReader {
     where: 'POST http://gateway.test/v1/chat/completions',
     terminalEvents: undefined,
     hasContent: () => true,
+    usageAsked: false,
     observer: undefined,
   };
   return new SSEReader(body.getReader(), { ...options, ...sse });

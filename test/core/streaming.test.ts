@@ -257,6 +257,32 @@ describe('retries and streams', () => {
   });
 });
 
+describe('the per-attempt timeout of a stream', () => {
+  it('is an APITimeoutError when it runs out while the stream waits for its first content (a role chunk came, then silence)', async () => {
+    vi.useFakeTimers();
+    server.use(
+      http.post(url, ({ request }) => {
+        // Headers and a first frame without content, then nothing until the attempt is aborted.
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(sseText([{ ...chunk(''), choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] }], { done: false })));
+            request.signal.addEventListener('abort', () => controller.error(request.signal.reason), { once: true });
+          },
+        });
+        return sseResponse(body);
+      }),
+    );
+    const settled = client({ maxRetries: 0, timeout: 1_000 })
+      .chat.completions.create(streamParams)
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const error = await settled;
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect((error as Error).message).toMatch(/timed out after 1000 ms/);
+    vi.useRealTimers();
+  });
+});
+
 describe('finalChatCompletion', () => {
   it('merges content, tool-call deltas, finish reason and usage', async () => {
     const base = { id: 'c1', object: 'chat.completion.chunk', created: 7, model: 'm' };

@@ -1,4 +1,5 @@
 import { APIConnectionError, APIError, InternalServerError, isQuotaError, RateLimitError } from '../errors.js';
+import { judgeWait } from './waits.js';
 
 // What happens after a failed attempt, decided in one place: retry (on the same base or the
 // other one), follow the gateway to the other base, fall back to the next model, or give
@@ -78,8 +79,9 @@ export type Decision =
 /**
  * The policy: a redirect to the other base is followed at once; a retryable failure is
  * retried while retries are left, at once on a healthy other base, else after the server's
- * wait or the backoff, unless the server asks for more than `maxRetryAfterMs` or the pause
- * would outlast the call's budget; a model that looks unavailable (after its own retries)
+ * wait or the backoff when it fits (waits.ts `judgeWait`: a server's wait longer than
+ * `maxRetryAfterMs` or past the budget gives up with the server's error, the backoff past
+ * the budget with a timeout); a model that looks unavailable (after its own retries)
  * falls back to the next model while budget is left; everything else gives up.
  */
 export function decide(s: Situation): Decision {
@@ -88,9 +90,11 @@ export function decide(s: Situation): Decision {
   if (reason === 'retries' && s.retries < s.maxRetries) {
     if (s.nextBase !== s.base && s.nextHealthy) return { action: 'retry', baseURL: s.nextBase, delayMs: 0 };
     const delayMs = s.serverWaitMs ?? s.backoffMs;
-    if (s.serverWaitMs !== null && s.serverWaitMs > s.maxRetryAfterMs) reason = 'retry-after';
-    else if (s.budgetMs !== undefined && delayMs >= s.budgetMs) reason = 'budget';
-    else return { action: 'retry', baseURL: s.nextBase, delayMs };
+    const verdict = judgeWait({ ms: delayMs, asked: s.serverWaitMs !== null }, s);
+    if (verdict === 'wait') return { action: 'retry', baseURL: s.nextBase, delayMs };
+    // A wait the server asked for that does not fit gives up with the server's own error (its
+    // retryAfterMs set); only the SDK's own backoff past totalTimeout is a timeout.
+    reason = verdict === 'refuse' ? 'retry-after' : 'budget';
   }
   if (s.nextModel !== undefined && isModelUnavailable(s.kind)) {
     if (s.budgetMs === undefined || s.budgetMs > 0) return { action: 'fallback', model: s.nextModel };

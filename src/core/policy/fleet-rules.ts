@@ -1,91 +1,154 @@
+import { isRecord } from '../../internal/is-record.js';
+import type { FailureKind } from './decide.js';
+import { MAX_SERVER_WAIT_MS } from './waits.js';
+
 // What the state a fleet shares means for one call, decided by pure functions over plain
-// data (test/core/fleet-rules.test.ts tests them as tables). core/fleet.ts reads the records
-// from the store and writes them back; it decides nothing itself.
+// data (test/core/fleet-rules.test.ts tests them as tables); fleet/fleet.ts reads and writes
+// the records and decides nothing itself.
+//
+// Three gates, each kept as records that expire by their ttl in the store, so no instance
+// compares its clock with another's (docs/fleet.md, "What is shared"):
+// - a base's health: `down` (for failoverCooldown), then `was-down` until one instance has
+//   probed it back;
+// - a model's pause on a base after a 429: `pause` (as long as the server asked, or a backoff
+//   that grows while the 429s go on), then `was-paused` until one instance has been answered;
+// - the account's quota: `quota` (for failoverCooldown), then `was-quota` until a probe is answered.
+// While the first record lives the gate is closed; once only the second is left, one instance
+// at a time (holding a lock) probes, and an answer clears both.
 
-/** A base URL that failed: avoided by every instance until `until` (ms since the epoch); kept past it until a probe succeeds. */
-export interface DownRecord {
-  until: number;
-}
+/** The format of every record, in its key: processes of two versions never read each other's records (a rolling upgrade). */
+export const FLEET_FORMAT = 1;
 
-/** A pause a 429 asked for, for one base URL and model: nobody sends there until `until`. */
+/**
+ * Failures that say a base is down (no answer at all: refused, reset, timed out; or a 5xx
+ * from another model than the last one) that mark it down for the fleet, with no answer from
+ * the base between them. One failure says little: a slow generation, one model's upstream.
+ */
+export const DOWN_AFTER = 2;
+
+/** How long a failure counts as evidence against its base (longer, and two failures are unrelated). */
+export const EVIDENCE_MS = 600_000;
+
+/** A model's 5xx counts against its base once in this time: one model's failures are that model's, not the base's. */
+export const MODEL_5XX_MS = 60_000;
+
+/** How long a `was-…` record outlives its gate's closed period: the time a probe has to happen in. */
+export const PROBE_DUE_MS = 600_000;
+
+/** After a pause, how long the instances that did not win its probe wait for the probe's answer, at most. */
+export const PAUSE_PROBE_WAIT_MS = 5_000;
+
+/** The longest message a quota record keeps (the gateway's words, quoted in refusals). */
+const MAX_MESSAGE = 300;
+
+/** A model's pause on a base: nobody sends there until the record expires; `until` (the writer's clock) only says how long to sleep before looking again. */
 export interface PauseRecord {
   until: number;
 }
 
-/** The account's quota ran out: calls are refused at once, until a probe at `recheckAt` succeeds. */
+/** The pauses a model had in a row without an answer (429s without `Retry-After` grow the next). */
+export interface PausedRecord {
+  strikes: number;
+}
+
+/** The account's quota ran out, as the gateway said at `at`. */
 export interface QuotaRecord {
   at: number;
-  recheckAt: number;
-  /** The server's message, as the refusal quotes it. */
+  /** The server's message, as the refusal quotes it (never the request's URL: the store holds no base URL). */
   message: string;
 }
 
-/** What the fleet knows that concerns one call (one model), as read from the store. */
+/** A gate: `open` (send), `closed` (do not), or `probe-due` (one instance, holding a lock, may try). */
+export type Gate = 'open' | 'closed' | 'probe-due';
+
+/** What the fleet knows that concerns one call (one model), as read from its records. */
 export interface FleetView {
-  /** By base URL; absent: healthy. */
-  down: Readonly<Record<string, DownRecord | undefined>>;
-  /** By base URL, for the call's model; absent: not paused. */
-  pause: Readonly<Record<string, PauseRecord | undefined>>;
   quota: QuotaRecord | undefined;
+  quotaWas: boolean;
+  /** Per base URL: whether its `down`, `was-down` and evidence records exist. */
+  down: Readonly<Record<string, boolean | undefined>>;
+  downWas: Readonly<Record<string, boolean | undefined>>;
+  evidence: Readonly<Record<string, boolean | undefined>>;
+  /** Per base URL, for the call's model. */
+  pause: Readonly<Record<string, PauseRecord | undefined>>;
+  paused: Readonly<Record<string, PausedRecord | undefined>>;
 }
 
-/** Where a call's first attempt goes; `probe` when it is the one that tries a base back after its cooldown (it must hold the probe lock). */
+/** A view with nothing in it. */
+export const EMPTY_VIEW: FleetView = { quota: undefined, quotaWas: false, down: {}, downWas: {}, evidence: {}, pause: {}, paused: {} };
+
+/** The record kinds, and what each value must be when read back (store data is untrusted input). */
+export type RecordKind = 'down' | 'was-down' | 'evidence' | 'pause' | 'was-paused' | 'quota' | 'was-quota';
+
+/**
+ * A record's value as read back from a store, checked: the record, or undefined when it is
+ * absent or of the wrong shape (then it is ignored, as if absent; never an error, never a
+ * number out of bounds). Flags are `'1'`; an evidence bucket is whatever its store wrote
+ * (only its existence counts).
+ */
+export function readRecord(kind: RecordKind, text: string | null | undefined, now: number): PauseRecord | PausedRecord | QuotaRecord | true | undefined {
+  if (typeof text !== 'string' || text === '') return undefined;
+  if (kind === 'down' || kind === 'was-down' || kind === 'was-quota') return text === '1' ? true : undefined;
+  if (kind === 'evidence') return true;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  if (kind === 'pause') return isTime(value.until) ? { until: Math.min(value.until, now + MAX_SERVER_WAIT_MS) } : undefined;
+  if (kind === 'was-paused') return Number.isInteger(value.strikes) && (value.strikes as number) >= 0 ? { strikes: Math.min(value.strikes as number, 30) } : undefined;
+  return isTime(value.at) && typeof value.message === 'string' ? { at: value.at, message: value.message.slice(0, MAX_MESSAGE) } : undefined;
+}
+
+/** A time in ms since the epoch that a record may hold: finite, after 2020 and before 2100. */
+const isTime = (n: unknown): n is number => typeof n === 'number' && n > 1.5e12 && n < 4.1e12;
+
+/** The quota gate. */
+export const quotaGate = (view: FleetView): Gate => (view.quota ? 'closed' : view.quotaWas ? 'probe-due' : 'open');
+
+/** A base's health gate. */
+export const healthGate = (view: FleetView, base: string): Gate => (view.down[base] ? 'closed' : view.downWas[base] ? 'probe-due' : 'open');
+
+/** The call's model's pause gate on a base. */
+export const pauseGate = (view: FleetView, base: string): Gate => (view.pause[base] ? 'closed' : view.paused[base] ? 'probe-due' : 'open');
+
+/** Whether a retry may go to `base` now: it is not down for the fleet (a probe may be due). */
+export const isAvailable = (view: FleetView, base: string): boolean => healthGate(view, base) !== 'closed';
+
+/** Where a call's first attempt goes; `probe` when it would be the one to try a base back (it must hold the probe lock, else `otherwise`). */
 export interface BaseChoice {
   base: string;
   probe: boolean;
-  /** The base skipped because the fleet knows it is down. */
-  skipped?: string | undefined;
 }
 
 /**
- * The main base unless the fleet knows it is down and there is a backup: then the backup,
- * except once the main's cooldown ran out, when the call may probe it (one instance at a
- * time: the caller takes the probe lock, and goes to the backup without it).
+ * The main base, unless the fleet knows it is down and there is a backup: then the backup,
+ * except when a probe of the main is due: then the main for the one instance that takes
+ * the probe lock (the caller takes it, and goes to the backup without it).
  */
-export function chooseBase(view: FleetView, bases: { main: string; backup: string | undefined }, now: number): BaseChoice {
-  const down = view.down[bases.main];
-  if (!down || !bases.backup) return { base: bases.main, probe: false };
-  if (down.until <= now) return { base: bases.main, probe: true };
-  return { base: bases.backup, probe: false, skipped: bases.main };
-}
-
-/** Whether a base is outside its cooldown: no record, or a record whose time ran out (a probe may go there). */
-export const isAvailable = (view: FleetView, base: string, now: number): boolean => (view.down[base]?.until ?? 0) <= now;
-
-/**
- * What the quota record means for a call: `send` (no record), `refuse` (out of credit, the
- * recheck not due), or `probe` (the recheck is due: one instance at a time sends, holding
- * the quota probe lock; the others are refused).
- */
-export function quotaDecision(view: FleetView, now: number): 'send' | 'refuse' | 'probe' {
-  if (!view.quota) return 'send';
-  return view.quota.recheckAt <= now ? 'probe' : 'refuse';
-}
-
-/** The ms a call to `base` for the view's model must wait out a pause a 429 asked for (0: none). */
-export function pauseLeftMs(view: FleetView, base: string, now: number): number {
-  const pause = view.pause[base];
-  return pause ? Math.max(0, pause.until - now) : 0;
+export function chooseBase(view: FleetView, bases: { main: string; backup: string | undefined }): BaseChoice {
+  const gate = healthGate(view, bases.main);
+  if (gate === 'open' || !bases.backup) return { base: bases.main, probe: false };
+  return gate === 'probe-due' ? { base: bases.main, probe: true } : { base: bases.backup, probe: false };
 }
 
 /**
- * The tokens a request will cost, estimated before sending (the reply's usage reconciles
- * it): about four characters a token for what the request carries, plus the most it may
- * generate (`max_tokens`, `max_completion_tokens`, `max_output_tokens`).
+ * What a failed attempt teaches the fleet:
+ * - `quota`: the account is out of credit (a quota error, whatever its status);
+ * - `pause`: a 429 that is not a quota error: that model pauses on that base, for the
+ *   server's `Retry-After` (bounded) or, without one, a backoff that grows with each 429 in a row;
+ * - `evidence`: no answer at all (refused, reset, timed out): evidence against the base;
+ * - `model-5xx`: a 5xx: evidence against the base once per model per {@link MODEL_5XX_MS};
+ * - nothing for the rest (a 4xx is the request's, a missing model the model's).
  */
-export function estimateTokens(body: unknown): number {
-  if (typeof body !== 'object' || body === null) return 0;
-  const { max_tokens, max_completion_tokens, max_output_tokens, ...rest } = body as Record<string, unknown>;
-  const output = [max_tokens, max_completion_tokens, max_output_tokens].find((n): n is number => typeof n === 'number' && n > 0) ?? 0;
-  return Math.ceil((JSON.stringify(rest)?.length ?? 0) / 4) + output;
-}
+export type Lesson = { kind: 'quota'; message: string } | { kind: 'pause'; retryAfterMs: number | null } | { kind: 'evidence' } | { kind: 'model-5xx' } | undefined;
 
-/** The tokens a reply says it used, from the usage shapes of chat, completions, embeddings and responses; undefined without usage. */
-export function usedTokens(data: unknown): number | undefined {
-  const usage = (data as { usage?: Record<string, unknown> } | null)?.usage;
-  if (typeof usage !== 'object' || usage === null) return undefined;
-  const total = usage.total_tokens;
-  if (typeof total === 'number') return total;
-  const parts = [usage.prompt_tokens, usage.completion_tokens, usage.input_tokens, usage.output_tokens].filter((n): n is number => typeof n === 'number');
-  return parts.length ? parts.reduce((a, b) => a + b, 0) : undefined;
+export function lessonOf(failure: { kind: FailureKind; status: number | null; quotaMessage: string | undefined; retryAfterMs: number | null }): Lesson {
+  if (failure.kind === 'quota') return { kind: 'quota', message: (failure.quotaMessage ?? 'insufficient_quota').slice(0, MAX_MESSAGE) };
+  if (failure.status === 429) return { kind: 'pause', retryAfterMs: failure.retryAfterMs };
+  if (failure.kind === 'connection') return { kind: 'evidence' };
+  if (failure.kind === 'unavailable' && failure.status !== null && failure.status >= 500) return { kind: 'model-5xx' };
+  return undefined;
 }

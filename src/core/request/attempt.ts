@@ -15,17 +15,17 @@ import type { Reply } from '../types.js';
  * must not go), then the response read by response.ts. Every failure leaves as a
  * GatewayError; sendRequest (call.ts) decides what happens next.
  */
-export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, watch: AttemptWatchers = {}): Promise<Reply> {
+export async function attempt(call: CallState, request: PreparedRequest, info: AttemptInfo, telemetry: AttemptObserver | undefined): Promise<Reply> {
   if (call.signal?.aborted) throw call.stopped(`${info.method} ${info.url}`);
   const { config, options } = call;
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), options.timeout ?? config.timeout);
-  const ctx: AttemptContext = { call, request, info, url: call.url ?? info.url, signal: anySignal(call.signal, timer.signal, watch.moved), timer, moved: watch.moved };
+  const ctx: AttemptContext = { call, request, info, url: call.url ?? info.url, signal: anySignal(call.signal, timer.signal), timer };
   try {
     // Read per call, not at construction, so polyfills and interceptors installed later (msw, test stubs) are honoured.
     const fetch = config.fetch ?? globalThis.fetch;
     const init = options.fetchOptions ? { ...config.fetchOptions, ...options.fetchOptions } : config.fetchOptions;
-    let hop: Hop = { url: ctx.url, method: info.method, body: request.body ?? null, headers: await authorize(call, request, watch.telemetry?.headers), count: 0 };
+    let hop: Hop = { url: ctx.url, method: info.method, body: request.body ?? null, headers: await authorize(call, request, telemetry?.headers), count: 0 };
     config.events.onRequest?.(info);
     const started = Date.now();
     for (;;) {
@@ -33,7 +33,7 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
       try {
         const sent = { ...init, method: hop.method, headers: hop.headers, body: hop.body, signal: ctx.signal ?? null, redirect: 'manual' } as const;
         // Inside the attempt's trace context (telemetry), so an instrumented fetch's span is its child.
-        response = await (watch.telemetry?.run ? watch.telemetry.run(() => fetch(hop.url, sent)) : fetch(hop.url, sent));
+        response = await (telemetry?.run ? telemetry.run(() => fetch(hop.url, sent)) : fetch(hop.url, sent));
       } catch (error) {
         throw transportError(ctx, error);
       }
@@ -49,12 +49,6 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
   } finally {
     clearTimeout(timeout);
   }
-}
-
-/** Who watches an attempt: telemetry (its trace headers, the context fetch runs in), and the fleet (its signal aborts when the base goes down elsewhere). */
-export interface AttemptWatchers {
-  telemetry?: AttemptObserver | undefined;
-  moved?: AbortSignal | undefined;
 }
 
 /**

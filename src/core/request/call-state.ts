@@ -37,13 +37,21 @@ export class CallState {
   body: object | undefined;
   /** The tokens the call reserved of the fleet's budget (`limits`), reconciled with its answer's usage. */
   tokens = 0;
+  /** The call is the one that probes an exhausted quota back (it holds the fleet's lock). */
+  quotaProbe = false;
+  /** The base this call is the one to probe back (it holds the fleet's lock), if any. */
+  probing: string | undefined;
+  /** The SDK asked the stream for usage the caller did not (usage/stream-usage.ts): the caller's frames are given back without it. */
+  usageAsked = false;
   /** A multipart body's files, read once for every model of the call. */
   files: Promise<Record<string, File>> | undefined;
   readonly #deadline: number | undefined;
   readonly #total: AbortController | undefined;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  /** A request that identical calls share (the response cache's flight): its stop and its budget are theirs. */
+  readonly #owner: CallOwner | undefined;
 
-  constructor(config: CoreConfig, request: CallRequest, options: RequestOptions, at: { raw: boolean; models: string[]; observer: CallObserver | undefined }) {
+  constructor(config: CoreConfig, request: CallRequest, options: RequestOptions, at: { raw: boolean; models: string[]; observer: CallObserver | undefined; owner?: CallOwner | undefined; body?: object | undefined }) {
     this.config = config;
     this.request = request;
     this.path = request.pathParams ? expandPath(request.path, request.pathParams) : request.path;
@@ -54,18 +62,31 @@ export class CallState {
     this.models = at.models;
     this.observer = at.observer;
     this.controller = request.stream ? new AbortController() : undefined;
-    this.body = request.body;
+    this.body = at.body ?? request.body;
+    this.#owner = at.owner;
     const { totalTimeout } = options;
-    if (totalTimeout !== undefined) {
+    if (totalTimeout !== undefined && !at.owner) {
       this.#deadline = Date.now() + totalTimeout;
       const total = (this.#total = new AbortController());
       this.#timer = setTimeout(() => total.abort(TOTAL_TIMED_OUT), totalTimeout);
     }
-    this.signal = anySignal(options.signal, this.controller?.signal, this.#total?.signal);
+    this.signal = at.owner ? anySignal(at.owner.signal, this.controller?.signal) : anySignal(options.signal, this.controller?.signal, this.#total?.signal);
   }
 
-  /** ms left of `totalTimeout`, or undefined without one. */
+  /**
+   * The same request, sent for every caller waiting for it (the response cache's flight):
+   * stopped by `owner` (every caller left), never by this caller's own signal or
+   * totalTimeout; its budget is the most patient waiting caller's. Its observer sees the
+   * request and its attempts; each caller's own sees the answer.
+   */
+  forOwner(owner: CallOwner): CallState {
+    const observer = this.observer && { request: this.observer.request.bind(this.observer), attempt: this.observer.attempt.bind(this.observer), chunk: () => true, end: () => undefined, streamEnd: () => undefined };
+    return new CallState(this.config, this.request, this.options, { raw: false, models: [...this.models], observer, owner, body: this.body });
+  }
+
+  /** ms left of `totalTimeout` (for a shared request, of the most patient caller's), or undefined without one. */
   budgetMs(): number | undefined {
+    if (this.#owner) return this.#owner.budgetMs();
     return this.#deadline === undefined ? undefined : this.#deadline - Date.now();
   }
 
@@ -78,6 +99,12 @@ export class CallState {
   end(): void {
     clearTimeout(this.#timer);
   }
+}
+
+/** Who owns a request that identical calls share: its stop, and how long it may take. */
+export interface CallOwner {
+  readonly signal: AbortSignal;
+  budgetMs(): number | undefined;
 }
 
 /** One model's request, ready to send: serialised once, one Idempotency-Key for all its attempts. */

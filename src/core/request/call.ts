@@ -3,20 +3,27 @@ import { attempt, joinURL } from './attempt.js';
 import { CallState, type PreparedRequest } from './call-state.js';
 import { checkRequestOptions } from '../check.js';
 import { redactError } from '../error-factory.js';
-import { GatewayError, ValidationError } from '../errors.js';
+import { APITimeoutError, GatewayError, ValidationError } from '../errors.js';
 import type { AttemptInfo } from '../hooks.js';
 import { checkModels } from '../options.js';
 import { recover } from './recovery.js';
-import { admitCall, afterAnswer, beforeAttempt, firstBase, watchBase } from '../fleet/fleet-call.js';
+import { admit, afterAnswer, beforeAttempt, firstBase } from './fleet-steps.js';
 import { withProgress } from './download.js';
-import type { SSEReader, StreamSink } from '../streams/sse-reader.js';
+import type { FrameSource } from '../streams/stream.js';
 import { shownURL } from './transport.js';
-import type { CallOutcome, CallRequest, CoreConfig, OpenBody, Reply, RequestOptions } from '../types.js';
+import { askForUsage } from '../usage/stream-usage.js';
+import type { CachedReply, CallOutcome, CallRequest, CoreConfig, OpenBody, Reply, RequestOptions } from '../types.js';
+
+/** The response cache's stages (cache/cache.ts), loaded with the first call of a client that has a cache. */
+type CacheStages = typeof import('../cache/cache.js');
+type Flight = Awaited<ReturnType<CacheStages['lookup']>> & { kind: 'flight' };
 
 // One method call, from its described request to its result: the stages every request goes
 // through, in order (docs/architecture.md, "The life of one request"):
-//   runCall → sendRequest → attempt (attempt.ts: key, timeout, fetch, redirects)
-//           → readResponse (response.ts); after a failure, recover (recovery.ts: decide.ts says what next)
+//   runCall → answer (the response cache, when the client has one: lookup, a flight, land)
+//           → sendRequest (the fleet's steps, fleet-steps.ts) → attempt (attempt.ts: key,
+//           timeout, fetch, redirects) → readResponse (response.ts); after a failure, recover
+//           (recovery.ts: decide.ts says what next)
 
 /**
  * Runs one method call: checks its arguments (a ValidationError sends nothing), sends it
@@ -33,9 +40,7 @@ export async function runCall<T>(config: CoreConfig, request: CallRequest<T>, op
     if (options.headers) config.redactor.addHeaders(options.headers);
     request.schema?.check(request.form ? request.form.fields : request.body);
     call = new CallState(config, request, options, { raw, models: fallbackModels(config, request, options.fallbackModels), observer });
-    // The response cache answers what it holds (docs/cache.md); everything else is sent.
-    const mode = config.cache && request.cache ? (options.cache ?? 'use') : 'bypass';
-    const reply = mode === 'bypass' ? { ...(await sendRequest(call)), cache: null } : await (config.cache as NonNullable<CoreConfig['cache']>).through(call, mode, () => sendRequest(call as CallState));
+    const reply = await answer(call);
     if (reply.cache) {
       config.events.onCache?.({ outcome: reply.cache, method: request.method, path: call.path, model: request.model });
       observer?.cache?.(reply.cache, { method: request.method, path: call.path, body: request.body, stream: request.stream !== undefined });
@@ -67,13 +72,54 @@ export async function runCall<T>(config: CoreConfig, request: CallRequest<T>, op
 async function shape(call: CallState, reply: Reply): Promise<unknown> {
   const { request } = call;
   if (request.stream) {
-    const reader = reply.data as SSEReader;
-    const stream = new request.stream(reader, call.controller as AbortController, request.streamParams);
-    reader.attach(stream as StreamSink);
+    const source = reply.data as FrameSource<never>;
+    const stream = new request.stream(source, call.controller as AbortController, request.streamParams);
+    source.attach(stream);
     return stream;
   }
   if (request.download) return withProgress(reply.data as OpenBody, reply.response, call.options.idleTimeout ?? call.config.idleTimeout, request.download.onProgress);
   return request.map ? request.map(reply.data, reply.response) : reply.data;
+}
+
+/**
+ * The call's answer: from the response cache when the client has one and the call is one it
+ * answers (docs/cache.md), else sent. Identical calls at once share one request, a flight.
+ */
+async function answer(call: CallState): Promise<CachedReply> {
+  const { config, request, options } = call;
+  const cache = config.cache;
+  const mode = cache && request.cache ? (options.cache ?? 'use') : 'bypass';
+  if (!cache || mode === 'bypass') return { ...(await sendRequest(call)), cache: null };
+  const stages: CacheStages = await import('../cache/cache.js');
+  const found = await stages.lookup(cache, call, mode);
+  if (found.kind === 'hit') return found.reply;
+  if (found.kind === 'send') return { ...(await sendRequest(call)), cache: 'miss' };
+  if (found.first) void fly(call, found, stages);
+  try {
+    return stages.settle(call, found, await found.flight.join(call));
+  } catch (error) {
+    // The flight's request was sent with the first caller's per-attempt `timeout`: a shorter one
+    // than this caller's running out is not this caller's failure, so it asks again.
+    if (!found.first && error instanceof APITimeoutError && !call.signal?.aborted && found.flight.attemptTimeoutMs < (options.timeout ?? config.timeout)) return answer(call);
+    throw error;
+  }
+}
+
+/**
+ * A flight's request: sent apart from any one caller, so a caller that leaves stops only
+ * itself; kept by the cache, then handed to every caller still waiting (cache.ts `land`).
+ */
+async function fly(call: CallState, found: Flight, stages: CacheStages): Promise<void> {
+  const cache = call.config.cache as NonNullable<CoreConfig['cache']>;
+  const upstream = call.forOwner(found.flight);
+  found.flight.attemptTimeoutMs = call.options.timeout ?? call.config.timeout;
+  try {
+    await stages.land(cache, upstream, found, await sendRequest(upstream));
+  } catch (error) {
+    stages.failed(cache, found.flight, error);
+  } finally {
+    upstream.end();
+  }
 }
 
 /**
@@ -93,7 +139,10 @@ async function prepare(call: CallState, model: string | undefined): Promise<Prep
   const { request } = call;
   const swapped = model !== request.model;
   const json = call.body && swapped ? { ...call.body, model } : call.body;
-  const described = { method: request.method, path: call.path, body: json, stream: request.stream !== undefined, url: call.url };
+  // Telemetry reads a stream's usage: asked for when the caller did not, and taken out of the caller's frames again.
+  const asked = request.stream && call.config.telemetry ? askForUsage(call.path, json) : undefined;
+  call.usageAsked = asked !== undefined;
+  const described = { method: request.method, path: call.path, body: asked ?? json, stream: request.stream !== undefined, url: call.url };
   call.observer?.request(described);
   const form = request.form ? await encodeForm(call, model) : undefined;
   const body = form ? form.blob : described.body === undefined ? undefined : serialise(described.body);
@@ -123,28 +172,31 @@ async function encodeForm(call: CallState, model: string | undefined): Promise<{
  * Sends the call until it is answered: admitted by the fleet (quota, rate budget), then each
  * attempt, and after a failure what `recover` decides: the same request again (retry,
  * failover), the next model (fallback, a new Idempotency-Key), or the error to give up with.
+ * When the fleet knows nothing that concerns the call (`Fleet.clear`), its steps are skipped:
+ * nothing to read, wait for or write.
  */
 async function sendRequest(call: CallState): Promise<Reply> {
   const { method } = call.request;
   const { path, url } = call;
+  const { fleet, pool } = call.config;
   // A download is its own address, outside the fleet's bases, quota and budget.
-  if (url === undefined) call.tokens = await admitCall(call, call.request.model);
+  const concerns = (model: string | undefined) => url === undefined && !fleet.clear(model);
+  if (concerns(call.request.model)) await admit(call, call.request.model);
   let request = await prepare(call, call.request.model);
-  let progress = { baseURL: request.pinned ?? (url === undefined ? await firstBase(call, request.model) : call.config.pool.main), retries: 0, redirects: 0, attempts: 0 };
+  let progress = { baseURL: request.pinned ?? (concerns(request.model) ? await firstBase(call, request.model) : pool.main), retries: 0, redirects: 0, attempts: 0 };
   for (;;) {
     const { model, pinned } = request;
-    if (url === undefined) progress.baseURL = await beforeAttempt(call, progress.baseURL, model, pinned !== undefined);
+    if (concerns(model)) progress.baseURL = await beforeAttempt(call, progress.baseURL, model, pinned !== undefined);
     const { baseURL } = progress;
     // An absolute URL (a download) is named without its query, which often holds a signed token.
     const info: AttemptInfo = { method, url: url === undefined ? joinURL(baseURL, path) : shownURL(url), baseURL, attempt: ++progress.attempts, idempotencyKey: request.headers['idempotency-key'] };
     const telemetry = call.observer?.attempt(info);
-    const watched = watchBase(call, baseURL);
     try {
-      const reply = await attempt(call, request, info, { telemetry, moved: watched?.signal });
+      const reply = await attempt(call, request, info, telemetry);
       telemetry?.end(reply.response.status);
-      if (url === undefined) await afterAnswer(call, { base: baseURL, model, tokens: call.tokens, data: reply.data });
+      if (concerns(model) || call.tokens > 0) await afterAnswer(call, { base: baseURL, model, data: reply.data });
       call.request.onServed?.(baseURL);
-      return reply;
+      return { ...reply, model };
     } catch (error) {
       telemetry?.end(undefined, error);
       // Stopped by the caller or the total timeout: nothing to decide, and no base to blame.
@@ -153,9 +205,7 @@ async function sendRequest(call: CallState): Promise<Reply> {
       if (!fallback) continue;
       call.config.events.onModelFallback?.({ from: String(model), to: fallback.fallbackTo, error: fallback.error });
       request = await prepare(call, fallback.fallbackTo);
-      progress = { baseURL: request.pinned ?? (await firstBase(call, request.model)), retries: 0, redirects: 0, attempts: 0 };
-    } finally {
-      watched?.done();
+      progress = { baseURL: request.pinned ?? (concerns(request.model) ? await firstBase(call, request.model) : pool.main), retries: 0, redirects: 0, attempts: 0 };
     }
   }
 }

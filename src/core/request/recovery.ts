@@ -1,12 +1,12 @@
 import { sleep } from '../../internal/sleep.js';
 import type { CallState, PreparedRequest } from './call-state.js';
-import { decide, failureKind, isRetryable, type Decision, type Situation } from '../policy/decide.js';
-import { afterFailure } from '../fleet/fleet-call.js';
+import { decide, failureKind, type Decision, type Situation } from '../policy/decide.js';
+import { afterFailure } from './fleet-steps.js';
 import { isAvailable } from '../policy/fleet-rules.js';
 import { budgetTimeout } from '../error-factory.js';
 import { APIError, BaseRedirect, GatewayError, MAX_REDIRECTS } from '../errors.js';
 import type { AttemptInfo, RetryInfo } from '../hooks.js';
-import type { RetryPacing } from '../policy/retry.js';
+import { backoffMs } from '../policy/waits.js';
 
 // After a failed attempt: what it means (decide.ts), then acting on it: the base's health,
 // the hooks, the pause, or the error to give up with.
@@ -36,8 +36,8 @@ export async function recover(call: CallState, request: PreparedRequest, at: { e
   const error = at.error instanceof BaseRedirect ? at.error.error : at.error;
   const situation = situationAfter(call, { error, info, retries: progress.retries, pinned: request.pinned, model: request.model });
   situation.redirectedTo = redirect?.baseURL;
-  // What the failure teaches every client on the store: the base is down, a pause, the quota.
-  if (call.url === undefined) await afterFailure(call, { base: info.baseURL, model: request.model, error, retryable: redirect !== undefined || isRetryable(situation.kind) });
+  // What the failure teaches every client on the store: evidence against the base, a pause, the quota.
+  if (call.url === undefined) await afterFailure(call, { base: info.baseURL, model: request.model, error, redirected: redirect !== undefined });
   const decision = decide(situation);
   if (decision.action === 'fallback') {
     call.models.shift();
@@ -64,10 +64,10 @@ function situationAfter(call: CallState, at: { error: unknown; info: AttemptInfo
     maxRetries: call.options.maxRetries ?? call.config.maxRetries,
     base: info.baseURL,
     nextBase,
-    nextHealthy: isAvailable(fleet.lastView(at.model), nextBase, Date.now()),
+    nextHealthy: isAvailable(fleet.lastView(at.model), nextBase),
     serverWaitMs: error instanceof APIError ? error.retryAfterMs : null,
     maxRetryAfterMs: retry.maxRetryAfterMs,
-    backoffMs: computeBackoff(at.retries + 1, retry),
+    backoffMs: backoffMs(at.retries + 1, retry),
     budgetMs: call.budgetMs(),
     nextModel: call.models[0],
   };
@@ -94,13 +94,4 @@ function giveUp(call: CallState, at: { error: unknown; info: AttemptInfo; decisi
   call.config.events.onGiveUp?.({ ...info, error, reason });
   if (reason !== 'budget') return error;
   return budgetTimeout(error, { ...info, totalTimeout: call.options.totalTimeout ?? 0, leftMs: Math.max(0, call.budgetMs() ?? 0) });
-}
-
-/**
- * The pause before retry number `retry` (1-based) when the server named none: exponential
- * backoff, capped, shortened at random by up to `jitter`.
- */
-export function computeBackoff(retry: number, pacing: RetryPacing, random: () => number = Math.random): number {
-  const base = Math.min(pacing.baseDelayMs * 2 ** (retry - 1), pacing.maxDelayMs);
-  return Math.round(base * (1 - pacing.jitter * random()));
 }

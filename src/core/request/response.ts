@@ -1,6 +1,6 @@
 import { untilAborted } from '../../internal/signals.js';
 import { APIConnectionError, GatewayError, isErrorPayload } from '../errors.js';
-import { openEventStream } from '../streams/sse-reader.js';
+import { openEventStream } from './open-stream.js';
 import { apiError, readText, shownURL, transportError, unexpected, where, type AttemptContext } from './transport.js';
 import type { OpenBody, Reply } from '../types.js';
 

@@ -4,7 +4,7 @@ import type { CallState, PreparedRequest } from './call-state.js';
 import { baseURLHint, createAPIError, fetchFailure, unexpectedBody } from '../error-factory.js';
 import { APIConnectionError, APITimeoutError, GatewayError, type APIError } from '../errors.js';
 import type { AttemptInfo } from '../hooks.js';
-import { parseRetryAfter } from '../policy/retry.js';
+import { parseRetryAfter } from '../policy/waits.js';
 
 // One attempt on the wire, and how what happens there becomes the SDK's errors: bodies read
 // (bounded by the attempt's signal), failures below HTTP, error responses, bodies that are
@@ -21,8 +21,6 @@ export interface AttemptContext {
   signal: AbortSignal | undefined;
   /** Aborted when the attempt's timeout fires. */
   timer: AbortController;
-  /** Aborted when the fleet marks this attempt's base down (it failed for another request). */
-  moved: AbortSignal | undefined;
 }
 
 /**
@@ -41,7 +39,6 @@ export function transportError(ctx: AttemptContext, error: unknown): GatewayErro
   const { call } = ctx;
   if (call.signal?.aborted) return call.stopped(where(ctx));
   if (ctx.timer.signal.aborted) return new APITimeoutError(`Request timed out after ${call.options.timeout ?? call.config.timeout} ms (${where(ctx)}).`);
-  if (ctx.moved?.aborted) return new APIConnectionError(`${ctx.info.baseURL} failed for another request while this attempt was in flight (${where(ctx)}); moving on.`);
   return fetchFailure(error, call.config.redactor, where(ctx));
 }
 

@@ -17,8 +17,11 @@ export interface FailOpenOptions {
   fallback?: Store | undefined;
 }
 
-/** The key a recovery check reads: any key would do, a read changes nothing. */
-const PROBE_KEY = 'probe';
+/**
+ * The key a recovery check writes (for a second): a store that answers reads but refuses
+ * writes (a read-only replica after a failover, a full Redis with `noeviction`) is still out.
+ */
+const PROBE_KEY = 'ug-store-check';
 
 const refuse = (problem: StoreProblem | undefined): void => {
   if (problem) throw new ValidationError(...problem);
@@ -34,6 +37,16 @@ const refuse = (problem: StoreProblem | undefined): void => {
  */
 export function failOpenStore(store: Store, options: FailOpenOptions): Store {
   return new FailOpenStore(store, options);
+}
+
+/** The guard of each store a client was given: one per store, so a store that is both the fleet's and the cache's warns and waits once in an outage. */
+const guards = new WeakMap<Store, Store>();
+
+/** The store behind its guard ({@link failOpenStore}), the same guard for the same store. */
+export function guardStore(store: Store, log: FailOpenOptions['log']): Store {
+  let guarded = guards.get(store);
+  if (!guarded) guards.set(store, (guarded = failOpenStore(store, { log })));
+  return guarded;
 }
 
 const isList = (length: number) => (value: unknown) => Array.isArray(value) && value.length === length && value.every((v) => v === null || typeof v === 'string');
@@ -104,10 +117,18 @@ class FailOpenStore implements Store {
     return op(this.#fallback);
   }
 
-  /** The store's answer, or a rejection once `timeoutMs` passed; the operation's own late outcome is swallowed. */
+  /**
+   * The store's answer, or a rejection once `timeoutMs` passed; the operation's own late
+   * outcome is swallowed. A timer fires late when the event loop was busy (a long
+   * synchronous task), before the answer that arrived meanwhile was read: the answer gets
+   * one more turn of the loop, its I/O phase, before the operation counts as timed out, so a
+   * busy process is never taken for a store outage.
+   */
   #bounded<T>(op: (store: Store) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out after ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      let timer: ReturnType<typeof setTimeout> = setTimeout(() => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${this.#timeoutMs} ms`)), 0);
+      }, this.#timeoutMs);
       const settle = <A>(then: (a: A) => void) => (a: A) => {
         clearTimeout(timer);
         then(a);
@@ -127,7 +148,7 @@ class FailOpenStore implements Store {
     this.#say('warn', `[unified-gateway] the store is unreachable (${reason(error)}), going on with this process's memory`);
   }
 
-  /** At most one check at a time, `retryMs` apart: a read that, when answered, ends the outage. */
+  /** At most one check at a time, `retryMs` apart: a write that, when taken, ends the outage. */
   #check(): void {
     if (this.#checking || Date.now() < this.#nextCheck) return;
     this.#checking = true;
@@ -141,8 +162,8 @@ class FailOpenStore implements Store {
       this.#down = false;
       this.#say('info', '[unified-gateway] the store answers again: state is shared again');
     };
-    this.#bounded((s) => s.get([PROBE_KEY])).then(
-      (value) => done(isList(1)(value)),
+    this.#bounded((s) => s.set(PROBE_KEY, '1', { ttlMs: 1000 })).then(
+      (value) => done(value === true),
       () => done(false),
     );
   }

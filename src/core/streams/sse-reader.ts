@@ -3,54 +3,13 @@ import type { Redactor } from '../../internal/redact.js';
 import { createAPIError, excerpt, redactError, toConnectionError } from '../error-factory.js';
 import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload, StreamInterruptedError } from '../errors.js';
 import type { CallObserver } from '../telemetry.js';
-import { readText, transportError, unexpected, where, type AttemptContext } from '../request/transport.js';
-import type { StreamClass } from '../types.js';
+import type { FrameSource, StreamSink } from './stream.js';
+import { withholdAskedUsage } from '../usage/stream-usage.js';
 
 // A stream's answer, from its bytes to the frames its Stream hands out. Bytes are decoded
 // with a streaming TextDecoder (multi-byte characters split across chunks survive) and
 // framed by eventsource-parser (any chunking; LF, CRLF and CR line ends; comments).
 
-/** What a Stream gives its reader: each frame as the caller gets it, and what it has so far. */
-export interface StreamSink {
-  _observe(frame: unknown): void;
-  _partial(): unknown;
-}
-
-/**
- * Opens a stream's answer inside its attempt: checks what came back, then reads until the
- * first frame that carries content (or the end) has arrived. Until then nothing reached the
- * caller, so a cut, a silence or an error frame fails the attempt and the call retries it
- * like any other; the frames read so far are held and handed out first.
- */
-export async function openEventStream(ctx: AttemptContext, response: Response, contentType: string, Class: StreamClass<unknown>): Promise<SSEReader> {
-  // An HTML page where events were expected is a wrong URL or a proxy's page, not a cut stream.
-  if (contentType.includes('html')) throw unexpected(ctx, await readText(ctx, response), contentType, 'an event stream');
-  if (!response.body) throw new GatewayError(`Response has no body to stream (${where(ctx)}).`);
-  const body = response.body.getReader();
-  const { call } = ctx;
-  const reader = new SSEReader(body, {
-    signal: call.signal ?? new AbortController().signal,
-    controller: call.controller as AbortController,
-    idleTimeoutMs: call.options.idleTimeout ?? call.config.idleTimeout,
-    redactor: call.config.redactor,
-    where: where(ctx),
-    terminalEvents: Class.terminalEvents,
-    hasContent: (frame) => Class.hasContent(frame),
-    observer: call.observer,
-  });
-  try {
-    // Labelled as something else (text/plain from a proxy): events are read, anything else quoted.
-    if (contentType && !contentType.includes('event-stream')) {
-      const quote = await quoteUnlessEvents(reader);
-      if (quote !== undefined) throw unexpected(ctx, quote, contentType, 'an event stream');
-    }
-    await reader.open();
-  } catch (error) {
-    reader.close();
-    throw error instanceof GatewayError ? error : transportError(ctx, error);
-  }
-  return reader;
-}
 
 /** How one SSE endpoint's frames are read. */
 export interface SSEOptions {
@@ -67,6 +26,8 @@ export interface SSEOptions {
   terminalEvents: readonly string[] | undefined;
   hasContent(frame: unknown): boolean;
   observer: CallObserver | undefined;
+  /** The SDK asked for usage the caller did not: what that adds is taken out of the caller's frames (usage/stream-usage.ts). */
+  usageAsked: boolean;
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
@@ -77,7 +38,7 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  * generator's `yield` costs several; on a 20,000-frame stream that is most of the
  * difference from a bare loop.
  */
-export class SSEReader implements AsyncIterator<never> {
+export class SSEReader implements FrameSource<never> {
   readonly #body: ReadableStreamDefaultReader<Uint8Array>;
   readonly #options: SSEOptions;
   readonly #decoder = new TextDecoder();
@@ -85,14 +46,14 @@ export class SSEReader implements AsyncIterator<never> {
   readonly #parser = createParser({ onEvent: (event) => this.#events.push(event) });
   #next = 0;
   /** Frames read while opening, not yet handed out; the end, when it came while opening. */
-  #held: Array<IteratorResult<never>> = [];
+  #held: Array<{ result: IteratorResult<never>; text: string }> = [];
   #sink: StreamSink | undefined;
   /** Content has been read: from here on a cut is the caller's loss, not a retry. */
   #content = false;
   /** The iterator has finished (normally, by error, or by return()). */
   #closed = false;
-  /** The frames handed out, kept for the response cache (`record`), and who wants them at a normal end. */
-  #recorded: { frames: unknown[]; done: (frames: unknown[]) => void } | undefined;
+  /** The JSON text of the last frame taken, as the gateway sent it (`nextText`). */
+  #text = '';
   /** An abort that came before anything asked for the next frame: the next read throws it. */
   #pending: GatewayError | undefined;
   /** `[DONE]` or a terminal event was read: what follows is the end. */
@@ -124,16 +85,20 @@ export class SSEReader implements AsyncIterator<never> {
     return error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;
   }
 
-  /** Keeps every frame handed out and gives them to `done` when the stream ends normally (never when it is cut, left or fails). */
-  record(done: (frames: unknown[]) => void): void {
-    this.#recorded = { frames: [], done };
+  /**
+   * The next frame's JSON text as the gateway sent it, or undefined at the normal end: how
+   * frames shared by several callers are read (streams/frames.ts), each caller parsing its own copy.
+   */
+  async nextText(): Promise<string | undefined> {
+    const result = await this.next();
+    return result.done ? undefined : this.#text;
   }
 
   /** Reads until a frame with content, or the end, is held (see openEventStream). */
   async open(): Promise<void> {
     while (!this.#content && !this.#ended) {
       const result = this.#take() ?? (await this.#read());
-      this.#held.push(result);
+      this.#held.push({ result, text: this.#text });
       if (result.done) return;
     }
   }
@@ -164,7 +129,9 @@ export class SSEReader implements AsyncIterator<never> {
       if (this.#pending) throw this.#pending;
       for (;;) {
         if (this.#closed) return Promise.resolve(DONE);
-        const ready = this.#held.shift() ?? this.#take();
+        const held = this.#held.shift();
+        if (held) this.#text = held.text;
+        const ready = held ? held.result : this.#take();
         if (!ready) return this.#pull();
         const handed = this.#hand(ready);
         if (handed) return Promise.resolve(handed);
@@ -220,13 +187,13 @@ export class SSEReader implements AsyncIterator<never> {
       return DONE;
     }
     if (this.#options.observer?.chunk(result.value) === false) return undefined;
+    if (this.#options.usageAsked && withholdAskedUsage(result.value)) return undefined;
     try {
       this.#sink?._observe(result.value);
     } catch (error) {
       // An accumulator that refuses a frame may quote it: the client's secrets come out first.
       throw error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;
     }
-    this.#recorded?.frames.push(result.value);
     return result;
   }
 
@@ -243,6 +210,7 @@ export class SSEReader implements AsyncIterator<never> {
         return DONE;
       }
       const frame = parseFrame(event, this.#options);
+      this.#text = event.data;
       if (!this.#content && this.#options.hasContent(frame)) this.#content = true;
       // A terminal frame is handed out, and the stream ends right after it.
       if (this.#options.terminalEvents?.includes((frame as { type?: string } | null)?.type ?? '')) this.#ended = true;
@@ -315,7 +283,6 @@ export class SSEReader implements AsyncIterator<never> {
     this.#options.signal.removeEventListener('abort', this.#onAbort);
     if (!this.#eof) void this.#body.cancel().catch(() => undefined);
     if (!normally && !this.#options.controller.signal.aborted) this.#options.controller.abort();
-    if (normally && this.#recorded) this.#recorded.done(this.#recorded.frames);
     // Last: the stream is released whatever an observer does.
     this.#options.observer?.streamEnd(error === undefined ? { left: !normally } : { error });
   }
@@ -340,24 +307,4 @@ function parseFrame(event: EventSourceMessage, options: SSEOptions): unknown {
     throw createAPIError({ status: 200, body: data, headers: new Headers(), method, url, retryAfterMs: null, redactor: options.redactor });
   }
   return data;
-}
-
-/** How much of a body that should have been an event stream is read to quote it. */
-const QUOTE_BYTES = 16_384;
-
-/** How an event stream's first line starts: a field name and a colon, or a comment. */
-const EVENT_STARTS = ['data:', 'event:', 'id:', 'retry:', ':'];
-
-/**
- * For a stream whose body is labelled as something other than events: undefined when its
- * first bytes start like events (then it is read as a stream), else up to QUOTE_BYTES of it
- * to quote in an error.
- */
-async function quoteUnlessEvents(reader: SSEReader): Promise<string | undefined> {
-  const first = await reader.peek();
-  if (first === undefined) return undefined;
-  // A first chunk may hold only part of a field name.
-  const start = new TextDecoder().decode(first.subarray(0, 16)).trimStart();
-  if (EVENT_STARTS.some((field) => start.startsWith(field) || field.startsWith(start))) return undefined;
-  return new TextDecoder().decode(first) + (await reader.readRest(QUOTE_BYTES - first.length));
 }

@@ -1,6 +1,6 @@
 import type { APIConnectionError, APIUserAbortError, GatewayError } from '../errors.js';
 import { readJSONLines } from './json-lines.js';
-import { Stream } from './stream.js';
+import { Stream, type FrameSource, type StreamSink } from './stream.js';
 import type { StreamClass } from '../types.js';
 
 /** Options of {@link streamFromReadable}. */
@@ -36,9 +36,17 @@ export function streamFromReadable<T>(body: ReadableStream<Uint8Array>, options?
 /** @internal A body of JSON lines as a `Stream` subclass whose `_observe` sees every frame (accumulators). */
 export function openReadable<S extends Stream<unknown>>(body: ReadableStream<Uint8Array>, Class: StreamClass<S>, options: StreamFromReadableOptions = {}): S {
   const controller = options.controller ?? new AbortController();
-  // The generator does not run before the first next(), so `stream` is set by then.
-  let stream: S | undefined;
-  const frames = readJSONLines(body, controller, (frame) => stream?._observe(frame));
-  stream = new Class(frames as AsyncIterator<never>, controller);
+  // The generator does not run before the first next(), so the sink is attached by then.
+  let sink: StreamSink | undefined;
+  const frames = readJSONLines(body, controller, (frame) => sink?._observe(frame));
+  const source: FrameSource<never> = {
+    next: () => frames.next() as Promise<IteratorResult<never>>,
+    return: () => frames.return() as Promise<IteratorResult<never>>,
+    attach: (stream) => void (sink = stream),
+    // The route removed the client's keys before writing: there is nothing to remove here.
+    redact: (error) => error,
+  };
+  const stream = new Class(source, controller);
+  source.attach(stream);
   return stream;
 }

@@ -1,5 +1,26 @@
 import { APIError, GatewayError, isErrorPayload } from '../errors.js';
 
+/** What a Stream gives its source: each frame as the caller gets it, and what it has so far. */
+export interface StreamSink {
+  _observe(frame: unknown): void;
+  _partial(): unknown;
+}
+
+/**
+ * Where a Stream's frames come from: a live answer read once (streams/sse-reader.ts
+ * `SSEReader`), or a caller's reader of frames shared with other callers or replayed from the
+ * cache (streams/frames.ts `FrameCursor`). The source tells the Stream (`attach`) of each
+ * frame just before the caller gets it.
+ */
+export interface FrameSource<T = unknown> extends AsyncIterator<T> {
+  /** The Stream this source fills: told of each frame as the caller gets it. */
+  attach(sink: StreamSink): void;
+  /** An error with the client's secrets removed (for errors a Stream makes itself, such as a ParseError quoting the reply). */
+  redact(error: unknown): unknown;
+  /** Leaving early: releases what the source holds (the connection, or this caller's place among the readers). */
+  return(): Promise<IteratorResult<T>>;
+}
+
 /**
  * A server-sent event stream of parsed JSON frames.
  *
@@ -23,11 +44,11 @@ export class Stream<T> implements AsyncIterable<T> {
 
   /** Aborting it cancels the request and ends iteration with {@link APIUserAbortError}. */
   readonly controller: AbortController;
-  #source: AsyncIterator<T>;
+  #source: FrameSource<T>;
   #claimed = false;
 
   /** @internal Streams are created by the client; there is no public constructor use. */
-  constructor(source: AsyncIterator<T>, controller: AbortController, _params?: unknown) {
+  constructor(source: FrameSource<T>, controller: AbortController, _params?: unknown) {
     this.#source = source;
     this.controller = controller;
   }
@@ -54,8 +75,7 @@ export class Stream<T> implements AsyncIterable<T> {
    * (a ParseError quoting the reply): the source (the SSE reader) knows them.
    */
   protected _redact(error: unknown): unknown {
-    const source = this.#source as { redact?: (error: unknown) => unknown };
-    return source.redact ? source.redact(error) : error;
+    return this.#source.redact(error);
   }
 
   /** Reads what is left, for subclasses that accumulate (see `finalChatCompletion`). */

@@ -1,4 +1,5 @@
 import { ChatCompletionStream } from './stream.js';
+import type { FrameSource } from '../../../core/streams/stream.js';
 import { GatewayError, ParseError } from '../../../core/errors.js';
 import type { PartialSource } from './partial-objects.js';
 import type { ChatCompletionParseParams, ParsedChatCompletion, ParsedChatCompletionStream } from './structured.types.js';
@@ -83,7 +84,7 @@ export class ParsingChatCompletionStream extends ChatCompletionStream<ParsedChat
   /** The params of the parse() call: their response format and tools parse the final completion. */
   readonly #params: ChatCompletionParseParams;
   /** @internal */
-  constructor(source: AsyncIterator<ChatCompletionChunk>, controller: AbortController, params?: unknown) {
+  constructor(source: FrameSource<ChatCompletionChunk>, controller: AbortController, params?: unknown) {
     super(source, controller);
     this.#params = params as ChatCompletionParseParams;
   }
