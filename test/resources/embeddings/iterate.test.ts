@@ -3,16 +3,20 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { APIUserAbortError, type CreateEmbeddingResponse, EmbeddingBatchError, type Embedding, Gateway, InternalServerError, ValidationError } from '../../../src/index.js';
 import type { EmbeddingIterateOptions, EmbeddingIterateProgress } from '../../../src/resources/embeddings/types.js';
 import { fastRetries } from '../../helpers/fixtures.js';
 import { client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
 import { useMswServer } from '../../helpers/msw.js';
-import { answer, burstOf429s, texts } from './gateway.js';
+import { answer, burstOf429s, settle, texts } from './gateway.js';
 
 const server = useMswServer();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 const root = join(import.meta.dirname, '..', '..', '..');
 
 /**
@@ -428,8 +432,9 @@ describe('embeddings.iterate', () => {
   });
 
   it('bounds requests in flight as createMany does: after four 429s at concurrency 4, at most 2 are in flight at the server', async () => {
-    const arrivals = burstOf429s(server);
-    const { got, error } = await drain(mswClient().embeddings.iterate({ model: 'emb', input: texts(4), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 }));
+    vi.useFakeTimers();
+    const { arrivals, first } = burstOf429s(server);
+    const { got, error } = await settle(drain(mswClient().embeddings.iterate({ model: 'emb', input: texts(4), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 })), first);
     expect(error).toBeUndefined();
     expect(values(got)).toEqual(inOrder(4));
     expect(arrivals).toHaveLength(8);
