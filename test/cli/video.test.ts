@@ -70,7 +70,7 @@ describe('Ctrl-C during a chat stream', { timeout: 20_000 }, () => {
     let sent = false;
     const run = await runCli(['chat', 'a long answer please', '--model', 'gpt-4o-mini'], {
       env: served.env,
-      timeoutMs: 8_000,
+      timeoutMs: 15_000,
       onStdout: (stdout, child) => {
         if (!sent && stdout.length > 0) sent = child.kill('SIGINT');
       },
