@@ -20,18 +20,20 @@ describe('streams on a real socket', () => {
     let written = 0;
     let closed!: () => void;
     const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    // Five frames, one per event-loop turn, then nothing: the connection stays open until the
+    // client closes it (without that, this test fails on its timeout). Frames 5 ms apart up to
+    // 200 raced the abort, and on a busy machine all 200 could go out first.
+    const STALL_AFTER = 5;
     server = await httpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.on('close', closed);
-      const timer = setInterval(() => {
-        if (res.destroyed || written >= MAX_FRAMES) {
-          clearInterval(timer);
-          res.end();
-          return;
+      void (async () => {
+        while (written < STALL_AFTER && !res.destroyed) {
+          written++;
+          res.write(`data: ${JSON.stringify(chunk(`w${written} `))}\n\n`);
+          await new Promise((resolve) => setImmediate(resolve));
         }
-        written++;
-        res.write(`data: ${JSON.stringify(chunk(`w${written} `))}\n\n`);
-      }, 5);
+      })();
     });
     const gw = createUnifiedGateway({ apiKey: 'k', baseURL: server.url });
     const controller = new AbortController();

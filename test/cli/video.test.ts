@@ -47,18 +47,17 @@ describe('video', { timeout: 20_000 }, () => {
   it('stops waiting on Ctrl-C with exit code 130, naming the task', async () => {
     const out = join(served.dir, 'interrupted.mp4');
     let sent = false;
-    const started = Date.now();
-    // Polls a minute apart: without the abort, this run would hit its timeout.
+    // Polls a minute apart: a run that kept waiting after Ctrl-C would be killed at its 15 s
+    // limit (timedOut), so its ending by itself is what shows the wait stopped, not how soon.
     const run = await runCli(['video', 'A slow one', '--duration', '5', '--out', out, '--poll-ms', '60000'], {
       env: served.env,
-      timeoutMs: 8_000,
+      timeoutMs: 15_000,
       onStderr: (stderr, child) => {
         if (!sent && stderr.includes('waiting')) sent = child.kill('SIGINT');
       },
     });
     expect(run.timedOut).toBe(false);
     expect(run.code).toBe(130);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(run.stderr).toMatch(/Stopped waiting for video task video_mock_\d+; it keeps running on the gateway\.\nAborted\.\n$/);
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.part`)).toBe(false);
@@ -71,7 +70,7 @@ describe('Ctrl-C during a chat stream', { timeout: 20_000 }, () => {
     let sent = false;
     const run = await runCli(['chat', 'a long answer please', '--model', 'gpt-4o-mini'], {
       env: served.env,
-      timeoutMs: 8_000,
+      timeoutMs: 15_000,
       onStdout: (stdout, child) => {
         if (!sent && stdout.length > 0) sent = child.kill('SIGINT');
       },

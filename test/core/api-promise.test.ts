@@ -87,14 +87,19 @@ describe('APIPromise', () => {
 
   it('starts the request without being awaited', async () => {
     let calls = 0;
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
     server.use(
       http.get(`${BASE}/models`, () => {
         calls++;
+        arrived();
         return HttpResponse.json({ object: 'list', data: [] });
       }),
     );
     const promise = client().models.list();
-    await new Promise((r) => setTimeout(r, 50));
+    // Nothing awaits or thens the promise until the gateway has the request: a lazy promise
+    // would never send it, and this test would fail on its timeout.
+    await reached;
     expect(calls).toBe(1);
     await promise;
   });

@@ -1,5 +1,5 @@
 import { http, HttpResponse, delay } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, Gateway, type ModelFallbackInfo, type Logger } from '../../src/index.js';
 import { BACKUP, BASE, completionFixture, fastRetries, KEY } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
@@ -26,6 +26,10 @@ function gateway(fail: () => Response | Promise<Response>, url = chatURL) {
 }
 const client = (options: ConstructorParameters<typeof Gateway>[0] = {}) => new Gateway(fastRetries({ apiKey: KEY, baseURL: BASE, fallbackModels: { a: ['b', 'c'] }, ...options }));
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('model fallback', () => {
   it.each([
     ['404 model_not_found', () => err(404, 'model_not_found')],
@@ -49,11 +53,21 @@ describe('model fallback', () => {
   });
 
   it('falls back after a timeout', async () => {
+    // On the fake clock: a never answers and runs out of its 30 ms; b answers while the clock
+    // stands still, so it cannot time out too (and fall back to c) however slow the machine.
+    vi.useFakeTimers();
+    let arrived!: () => void;
+    const aArrived = new Promise<void>((resolve) => (arrived = resolve));
     const rec = gateway(async () => {
-      await delay(1_000);
-      return HttpResponse.json(completion('a'));
+      arrived();
+      return new Promise<never>(() => undefined);
     });
-    const res = await client({ maxRetries: 0, timeout: 30 }).chat.completions.create({ model: 'a', messages });
+    const done = client({ maxRetries: 0, timeout: 30 }).chat.completions.create({ model: 'a', messages });
+    await aArrived;
+    await vi.advanceTimersByTimeAsync(30);
+    // The pause before the next model: 0 ms, which a timer runs after 1.
+    await vi.advanceTimersByTimeAsync(1);
+    const res = await done;
     expect(res.model).toBe('b');
     expect(rec.calls).toHaveLength(2);
   });
@@ -95,8 +109,8 @@ describe('model fallback', () => {
     const logger: Logger = { error: () => undefined, warn: () => undefined, debug: () => undefined, info: (m) => lines.push(m) };
     await client({ logLevel: 'info', logger, hooks: { onModelFallback: (e) => events.push(e) } }).chat.completions.create({ model: 'a', messages });
     expect(events.map((e) => [e.from, e.to, e.error.name])).toEqual([['a', 'b', 'ServiceUnavailableError']]);
-    // Log lines wait for the formatter chunk, which may still be loading on a client's first call.
-    await vi.waitFor(() => expect(lines).toContainEqual(expect.stringMatching(/model fallback a -> b after 503 model_not_found/)));
+    // Log lines are written as the call goes (the formatter is imported statically), before it resolves.
+    expect(lines).toContainEqual(expect.stringMatching(/model fallback a -> b after 503 model_not_found/));
     const keys = rec.calls.map((c) => c.headers['idempotency-key']);
     expect(new Set(keys).size).toBe(2);
   });
@@ -135,14 +149,24 @@ describe('model fallback', () => {
   });
 
   it('bounds all models together with totalTimeout', async () => {
+    // On the fake clock, every answer takes exactly 60 ms: a's comes within the 100 ms, b's would not.
+    vi.useFakeTimers();
+    const rec = createRecorder();
+    let arrived!: () => void;
+    const first = new Promise<void>((resolve) => (arrived = resolve));
     server.use(
-      http.post(chatURL, async () => {
+      http.post(chatURL, async ({ request }) => {
+        await rec.record(request);
+        arrived();
         await delay(60);
         return err(503, 'model_not_found');
       }),
     );
-    const e = await client().chat.completions.create({ model: 'a', messages }, { totalTimeout: 100 }).catch((x: unknown) => x);
-    expect(e).toMatchObject({ name: 'APITimeoutError' });
+    const done = client().chat.completions.create({ model: 'a', messages }, { totalTimeout: 100 }).catch((x: unknown) => x);
+    await first;
+    await vi.runAllTimersAsync();
+    expect(await done).toMatchObject({ name: 'APITimeoutError' });
+    expect(rec.calls.map((c) => (c.body as { model: string }).model)).toEqual(['a', 'b']);
   });
 
   it('takes only a request’s list for embeddings: vectors of different models do not mix', async () => {
@@ -195,15 +219,22 @@ describe('model fallback', () => {
   });
 
   it('does not announce a fallback once totalTimeout has run out', async () => {
+    // On the fake clock: the 50 ms run out before a's answer at 80 ms.
+    vi.useFakeTimers();
+    let arrived!: () => void;
+    const first = new Promise<void>((resolve) => (arrived = resolve));
     server.use(
       http.post(chatURL, async () => {
+        arrived();
         await delay(80);
         return err(503, 'model_not_found');
       }),
     );
     const onModelFallback = vi.fn();
-    const e = await client({ hooks: { onModelFallback } }).chat.completions.create({ model: 'a', messages }, { totalTimeout: 50 }).catch((x: unknown) => x);
-    expect(e).toMatchObject({ name: 'APITimeoutError' });
+    const done = client({ hooks: { onModelFallback } }).chat.completions.create({ model: 'a', messages }, { totalTimeout: 50 }).catch((x: unknown) => x);
+    await first;
+    await vi.runAllTimersAsync();
+    expect(await done).toMatchObject({ name: 'APITimeoutError' });
     expect(onModelFallback).not.toHaveBeenCalled();
   });
 

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APITimeoutError, APIUserAbortError, Gateway, InternalServerError, RateLimitError, ValidationError } from '../../src/index.js';
+import { APITimeoutError, APIUserAbortError, Gateway, InternalServerError, RateLimitError, type RetryInfo, ValidationError } from '../../src/index.js';
 import { BACKUP, BASE, chatParams, completionFixture } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
 
@@ -138,8 +138,11 @@ describe('totalTimeout', () => {
   it('is told apart from the caller aborting', async () => {
     statuses(modelsURL, [503], { 'retry-after': '30' });
     const controller = new AbortController();
-    const done = make().models.list({ totalTimeout: 60_000, signal: controller.signal }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 20));
+    let paused!: (info: RetryInfo) => void;
+    const pausing = new Promise<RetryInfo>((resolve) => (paused = resolve));
+    const done = make({ hooks: { onRetry: (info) => paused(info) } }).models.list({ totalTimeout: 60_000, signal: controller.signal }).catch((e: unknown) => e);
+    // The caller aborts during the 30 s pause before the retry, inside the call's budget.
+    expect((await pausing).delayMs).toBe(30_000);
     controller.abort();
     expect(await done).toBeInstanceOf(APIUserAbortError);
   });
@@ -218,6 +221,7 @@ describe('totalTimeout and Retry-After', () => {
     await vi.advanceTimersByTimeAsync(0);
     // The server's own error (a 503 is not a rate limit), with the wait it asked for.
     expect(await settled).toMatchObject({ status: 503, retryAfterMs: 5_000 });
-    await vi.waitFor(() => expect(lines.join('\n')).toMatch(/past its totalTimeout/));
+    // Written as the call gives up, before it rejects.
+    expect(lines.join('\n')).toMatch(/past its totalTimeout/);
   });
 });

@@ -230,16 +230,34 @@ describe('retry policy helpers', () => {
 
 describe('timeouts and abort', () => {
   it('fails an attempt that exceeds timeout with APITimeoutError, then retries it', async () => {
+    // On the fake clock: the first attempt never answers and runs out of its 50 ms; the retry
+    // answers while the clock stands still, so it cannot time out however slow the machine.
+    vi.useFakeTimers();
     let calls = 0;
+    let arrived!: () => void;
+    const firstArrived = new Promise<void>((resolve) => (arrived = resolve));
     server.use(
       http.get(modelsURL, async () => {
         calls++;
-        if (calls === 1) await delay(2_000);
+        if (calls === 1) {
+          arrived();
+          await new Promise<never>(() => undefined);
+        }
         return HttpResponse.json(list);
       }),
     );
-    const onRetry = vi.fn<(e: RetryInfo) => void>();
-    await expect(client({ timeout: 50, hooks: { onRetry } }).models.list()).resolves.toEqual(list);
+    let retrying!: () => void;
+    const retried = new Promise<void>((resolve) => (retrying = resolve));
+    const onRetry = vi.fn<(e: RetryInfo) => void>(() => retrying());
+    const done = client({ timeout: 50, hooks: { onRetry } }).models.list();
+    await firstArrived;
+    await vi.advanceTimersByTimeAsync(49);
+    expect(onRetry).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    await retried;
+    // The retry's pause: 0 ms, which a timer (as Node's) runs after 1.
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(done).resolves.toEqual(list);
     expect(onRetry.mock.calls[0]?.[0].error).toBeInstanceOf(APITimeoutError);
     expect(calls).toBe(2);
   });
@@ -253,16 +271,21 @@ describe('timeouts and abort', () => {
 
   it('aborts an in-flight request with APIUserAbortError and does not retry', async () => {
     let calls = 0;
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
     server.use(
       http.get(modelsURL, async () => {
         calls++;
+        arrived();
         await delay('infinite');
         return HttpResponse.json(list);
       }),
     );
     const controller = new AbortController();
     const done = client().models.list({ signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    // Aborted once the gateway holds the request, not after 20 ms (which could come before it was sent).
+    await inFlight;
+    controller.abort();
     await expect(done).rejects.toBeInstanceOf(APIUserAbortError);
     expect(calls).toBe(1);
   });

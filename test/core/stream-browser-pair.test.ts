@@ -93,16 +93,26 @@ describe('toReadableStream → chatStreamFromReadable', () => {
   });
 
   it('errors the body when the upstream is cut, and the reader throws APIConnectionError', async () => {
+    let cut = () => {};
     serve(
       () =>
         new ReadableStream<Uint8Array>({
           start(controller) {
             controller.enqueue(enc.encode(sseText([chunk('a')], { done: false })));
-            setTimeout(() => controller.error(new TypeError('terminated')), 5);
+            cut = () => controller.error(new TypeError('terminated'));
           },
         }),
     );
-    const err = await contents(chatStreamFromReadable(await routeBody())).catch((e: unknown) => e);
+    // The upstream breaks once the reader at the far end has the first chunk, not 5 ms after it
+    // was sent: on a busy machine that could be before any byte, which the client retries.
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const c of chatStreamFromReadable(await routeBody())) {
+        seen.push(c.choices[0]?.delta.content ?? '');
+        cut();
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['a']);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toContain('Stream interrupted');
   });
@@ -177,9 +187,15 @@ describe('toReadableStream → chatStreamFromReadable', () => {
   });
 
   it('ends with APIUserAbortError while waiting for bytes', async () => {
-    const stream = chatStreamFromReadable(new ReadableStream<Uint8Array>());
-    setTimeout(() => stream.controller.abort(), 5);
-    await expect(contents(stream)).rejects.toBeInstanceOf(APIUserAbortError);
+    // A body that is asked for bytes (highWaterMark 0: only when read) and never sends any.
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    const body = new ReadableStream<Uint8Array>({ pull: () => (asked(), new Promise<void>(() => undefined)) }, { highWaterMark: 0 });
+    const stream = chatStreamFromReadable(body);
+    const read = contents(stream);
+    await waiting;
+    stream.controller.abort();
+    await expect(read).rejects.toBeInstanceOf(APIUserAbortError);
   });
 
   it('reads any stream generically with streamFromReadable', async () => {

@@ -11,8 +11,13 @@ import { chunk, piecesBody, sseResponse } from '../helpers/sse.js';
 // line ends; any bytes at all end (bounded) in frames or a GatewayError, never a hang.
 
 const enc = new TextEncoder();
-/** No run may take longer: a run that does is a hang. */
-const RUN_LIMIT_MS = 2_000;
+/**
+ * No run may need more event-loop turns than this: its body is in memory and nothing it reads
+ * waits on a timer (the idle timeout, 60 s, never fires here), so a run ends within promise
+ * jobs; one still pending after these turns waits for what never comes, a hang. Turns, not
+ * ms: a busy machine makes each turn slower, never more of them needed.
+ */
+const RUN_LIMIT_TURNS = 100;
 
 /** The bytes cut into pieces of the given sizes, repeated until the bytes run out (a 0 is an empty chunk). */
 function split(bytes: Uint8Array, sizes: number[]): Uint8Array[] {
@@ -54,7 +59,7 @@ interface Outcome {
   error?: { name: string; message: string; typed: boolean; connection: boolean; api: boolean } | undefined;
 }
 
-/** Reads every frame (as JSON text) and the error that ended the stream, if any; rejects if that takes longer than RUN_LIMIT_MS. */
+/** Reads every frame (as JSON text) and the error that ended the stream, if any; rejects if that takes more than RUN_LIMIT_TURNS turns. */
 async function read(pieces: Uint8Array[], sse: Partial<SSEOptions> = {}): Promise<Outcome> {
   const iterator = opened(pieces, sse);
   const frames: string[] = [];
@@ -71,12 +76,13 @@ async function read(pieces: Uint8Array[], sse: Partial<SSEOptions> = {}): Promis
       };
     }
   })();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no end after ${RUN_LIMIT_MS} ms: a hang`)), RUN_LIMIT_MS)));
+  let ended = false;
+  void run.finally(() => (ended = true));
   try {
-    return await Promise.race([run, hang]);
+    for (let turn = 0; turn < RUN_LIMIT_TURNS && !ended; turn++) await new Promise((resolve) => setImmediate(resolve));
+    if (!ended) throw new Error(`no end after ${RUN_LIMIT_TURNS} event-loop turns: a hang`);
+    return await run;
   } finally {
-    clearTimeout(timer);
     await iterator.return?.();
   }
 }

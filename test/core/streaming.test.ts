@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, InternalServerError, RateLimitError, type ChatCompletionChunk, type RetryInfo } from '../../src/index.js';
 import { BASE, chatParams, client, KEY } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
@@ -8,6 +8,10 @@ import { chunk, chunkedBody, sseResponse, sseText } from '../helpers/sse.js';
 const server = useMswServer();
 const url = `${BASE}/chat/completions`;
 const streamParams = { ...chatParams, stream: true as const };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function serve(body: () => ReadableStream<Uint8Array> | string) {
   const rec = createRecorder();
@@ -127,7 +131,10 @@ describe('stream lifecycle', () => {
     for await (const c of stream) {
       if (c.choices[0]?.delta.content === 'c2') break;
     }
-    await vi.waitFor(() => expect(cancel).toHaveBeenCalled());
+    // Leaving the loop cancels the body without waiting for it: the cancel reaches our source
+    // in promise jobs, all run within one event-loop turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cancel).toHaveBeenCalled();
     expect(stream.controller.signal.aborted).toBe(true);
   });
 
@@ -170,6 +177,9 @@ describe('stream lifecycle', () => {
   });
 
   it('keeps a stream alive while `: PING` comments arrive, even past the idle timeout', async () => {
+    // On the fake clock: a PING every 20 ms for 120 ms, against an idle timeout of 60 ms,
+    // however late a busy machine would run the server's timers.
+    vi.useFakeTimers();
     const enc = new TextEncoder();
     serve(
       () =>
@@ -186,16 +196,20 @@ describe('stream lifecycle', () => {
         }),
     );
     const stream = await client({ idleTimeout: 60 }).chat.completions.create(streamParams);
-    expect(await collect(stream)).toBe('ab');
+    const text = collect(stream);
+    await vi.advanceTimersByTimeAsync(120);
+    expect(await text).toBe('ab');
   });
 
   it('does not count time the consumer spends between reads as idle', async () => {
+    // On the fake clock the consumer takes 60 ms per chunk, the reads none.
+    vi.useFakeTimers();
     serve(() => sseText([chunk('a'), chunk('b')]));
     const stream = await client({ idleTimeout: 30 }).chat.completions.create(streamParams);
     let text = '';
     for await (const c of stream) {
       text += c.choices[0]?.delta.content ?? '';
-      await new Promise((r) => setTimeout(r, 60));
+      await vi.advanceTimersByTimeAsync(60);
     }
     expect(text).toBe('ab');
   });
@@ -237,6 +251,7 @@ describe('retries and streams', () => {
 
   it('never retries once the first bytes reached the caller: the error surfaces', async () => {
     let calls = 0;
+    let cut = () => {};
     server.use(
       http.post(url, () => {
         calls++;
@@ -244,13 +259,23 @@ describe('retries and streams', () => {
           new ReadableStream<Uint8Array>({
             start(controller) {
               controller.enqueue(new TextEncoder().encode(sseText([chunk('a')], { done: false })));
-              setTimeout(() => controller.error(new TypeError('terminated')), 10);
+              cut = () => controller.error(new TypeError('terminated'));
             },
           }),
         );
       }),
     );
-    const err = await collect(await client().chat.completions.create(streamParams)).catch((e: unknown) => e);
+    const stream = await client().chat.completions.create(streamParams);
+    const seen: string[] = [];
+    // The connection breaks once the caller has the first chunk, not 10 ms after it was sent
+    // (a busy machine may not have read it by then, and a break before any byte is retried).
+    const err = await (async () => {
+      for await (const c of stream) {
+        seen.push(c.choices[0]?.delta.content ?? '');
+        cut();
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['a']);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toContain('Stream interrupted');
     expect(calls).toBe(1);

@@ -8,6 +8,7 @@ const KEY = 'test-key';
 const open: LoopbackServer[] = [];
 const keep = <T extends LoopbackServer>(s: T): T => (open.push(s), s);
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
@@ -68,6 +69,10 @@ describe('real sockets on 127.0.0.1', () => {
   });
 
   it('retries a stream whose headers arrived but whose first byte never did', async () => {
+    // The client's timers on the fake clock (the sockets stay real): the first attempt's 150 ms
+    // run out only once its headers are in, and the second attempt's never do, so it cannot
+    // time out too on a busy machine (a third request).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let calls = 0;
     const server = keep(
       await httpServer((_req, res) => {
@@ -77,22 +82,39 @@ describe('real sockets on 127.0.0.1', () => {
         if (calls > 1) res.end(sseText([chunk('late')]));
       }),
     );
-    const stream = await new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 150, retry: { baseDelayMs: 0 } }).chat.completions.create({ model: 'm', messages, stream: true });
+    let headers = () => {};
+    const headersIn = new Promise<void>((resolve) => (headers = resolve));
+    let retrying = () => {};
+    const retried = new Promise<void>((resolve) => (retrying = resolve));
+    const onRetry = vi.fn<(e: RetryInfo) => void>(() => retrying());
+    const client = new Gateway({ apiKey: KEY, baseURL: server.url, timeout: 150, retry: { baseDelayMs: 0 }, hooks: { onResponse: () => headers(), onRetry } });
+    const created = client.chat.completions.create({ model: 'm', messages, stream: true });
+    await headersIn;
+    await vi.advanceTimersByTimeAsync(150);
+    await retried;
+    // The retry's pause: 0 ms, which a timer runs after 1.
+    await vi.advanceTimersByTimeAsync(1);
+    const stream = await created;
     expect((await stream.finalChatCompletion()).choices[0]?.message.content).toBe('late');
+    expect(onRetry).toHaveBeenCalledTimes(1);
     expect(calls).toBe(2);
   });
 
   it('never retries a stream reset after its first bytes: the error surfaces', async () => {
     let calls = 0;
+    let reset = () => {};
     const server = keep(
       await httpServer((_req, res) => {
         calls++;
         res.writeHead(200, sseHeaders);
         res.write(sseText([chunk('a')], { done: false }));
-        setTimeout(() => res.socket?.destroy(), 30);
+        reset = () => res.socket?.destroy();
       }),
     );
+    // create() resolves once the first bytes are in; the server resets the connection only
+    // then, not 30 ms after writing (on a busy machine that could be before them: retried).
     const stream = await new Gateway({ apiKey: KEY, baseURL: server.url }).chat.completions.create({ model: 'm', messages, stream: true });
+    reset();
     const err = await stream.finalChatCompletion().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect(calls).toBe(1);

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatStreamFromReadable, Gateway } from '../../src/index.js';
 import { chatParams, KEY } from '../helpers/fixtures.js';
 import { httpServer } from '../helpers/sockets.js';
@@ -11,27 +11,33 @@ import { chunk, sseText } from '../helpers/sse.js';
 // A server route on 127.0.0.1 that streams a gateway reply to its own client, as
 // docs/streaming.md shows it, in front of a gateway on 127.0.0.1 that writes slowly.
 
-/** A gateway that sends one chunk every 10 ms, `frames` in all, and notes when its request goes away first. */
-async function slowGateway(frames: number) {
+/**
+ * A gateway that sends `frames` chunks, one per event-loop turn, then the end; with
+ * `stallAfter` it sends that many and then nothing more, holding the response open as a slow
+ * upstream does, until its request goes away. Notes whether that happened before the end;
+ * `closed` resolves when it does.
+ */
+async function slowGateway(frames: number, { stallAfter = frames } = {}) {
   let written = 0;
   let closedEarly = false;
+  let gone = () => {};
+  const closed = new Promise<void>((resolve) => (gone = resolve));
   const server = await httpServer((req, res) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const timer = setInterval(() => {
-      if (written === frames) {
-        clearInterval(timer);
-        res.end(sseText([]));
-        return;
-      }
-      res.write(sseText([chunk(`w${written++} `)], { done: false }));
-    }, 10);
     res.on('close', () => {
-      clearInterval(timer);
       if (written < frames) closedEarly = true;
+      gone();
     });
+    void (async () => {
+      while (written < stallAfter && !res.destroyed) {
+        res.write(sseText([chunk(`w${written++} `)], { done: false }));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (written === frames && !res.destroyed) res.end(sseText([]));
+    })();
   });
-  return { server, closedEarly: () => closedEarly, written: () => written };
+  return { server, closed, closedEarly: () => closedEarly, written: () => written };
 }
 
 /** The route as docs/streaming.md shows it: read the NDJSON body, write it out, cancel it when the response closes (without that listener this test fails). */
@@ -81,14 +87,18 @@ describe('a node:http route streaming a gateway reply', () => {
     ['pipeline(Readable.fromWeb(…))', pipedRoute],
   ])('aborts the upstream request when its client disconnects (%s)', async (_, route) => {
     const FRAMES = 500;
-    const gateway = await slowGateway(FRAMES);
+    // It stalls after 3 chunks: a route that did not cancel it on close would keep its request
+    // open, and this test would fail on its timeout (it used to write all 500, 10 ms apart,
+    // and a busy machine could take that long to see the close).
+    const gateway = await slowGateway(FRAMES, { stallAfter: 3 });
     const server = await route(new Gateway({ apiKey: KEY, baseURL: gateway.server.url }));
     try {
       const response = await new Promise<IncomingMessage>((resolve, reject) => httpRequest(`${server.url}/chat`, resolve).on('error', reject).end());
       // One line reached the client, then it goes away.
       await new Promise((resolve) => response.once('data', resolve));
       response.destroy();
-      await vi.waitFor(() => expect(gateway.closedEarly()).toBe(true), { timeout: 3_000, interval: 10 });
+      await gateway.closed;
+      expect(gateway.closedEarly()).toBe(true);
       expect(gateway.written()).toBeLessThan(FRAMES);
     } finally {
       await server.close();

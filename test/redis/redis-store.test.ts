@@ -29,6 +29,25 @@ describeWithRedis('redisStore on a real Redis', () => {
 
   const of = (name: string): RedisClientLike[] => (clients.get(name) ?? []).map((c) => c.client);
 
+  /** The server's clock in ms (TIME), the clock its expiries are set on. */
+  const serverMs = async () => {
+    const [seconds, micros] = await raw.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  };
+  /**
+   * Checks that `key` expires `ttlMs` after a moment within what `write` took, on the server's
+   * clock: its PEXPIRETIME (Redis 7) lies between TIME before and after, plus `ttlMs`. No
+   * assertion on how long anything took here, which a busy machine could stretch.
+   */
+  const expectTtl = async (key: string, ttlMs: number, write: () => Promise<unknown>) => {
+    const before = await serverMs();
+    await write();
+    const after = await serverMs();
+    const expiresAt = await raw.pExpireTime(key);
+    expect(expiresAt - ttlMs).toBeGreaterThanOrEqual(before);
+    expect(expiresAt - ttlMs).toBeLessThanOrEqual(after);
+  };
+
   describe.each(redisLibraries.map(([name]) => name))('over %s: the Store contract', (name) => {
     storeContract((n) => of(name).slice(0, n).map((client) => redisStore(client, { prefix: 'contract' })));
   });
@@ -38,13 +57,10 @@ describeWithRedis('redisStore on a real Redis', () => {
     const prefix = `t-${library.replace(/\W/g, '')}`;
 
     it("keeps each key at '<prefix>:<key>', 'ug' by default", async () => {
-      await redisStore(client(), { prefix }).set('a:b', 'one', { ttlMs: 60_000 });
+      await expectTtl(`${prefix}:a:b`, 60_000, () => redisStore(client(), { prefix }).set('a:b', 'one', { ttlMs: 60_000 }));
       await redisStore(client()).set(`${prefix}-default`, 'two', { ttlMs: 60_000 });
       expect(await raw.get(`${prefix}:a:b`)).toBe('one');
       expect(await raw.get(`ug:${prefix}-default`)).toBe('two');
-      const ttl = await raw.pTTL(`${prefix}:a:b`);
-      expect(ttl).toBeGreaterThan(50_000);
-      expect(ttl).toBeLessThanOrEqual(60_000);
     });
 
     it('keeps stores of different prefixes apart', async () => {
@@ -85,12 +101,9 @@ describeWithRedis('redisStore on a real Redis', () => {
 
     it('writes nothing for a refused take, and keeps a bucket until it is full again', async () => {
       const store = redisStore(client(), { prefix });
-      await store.take('kept', { amount: 4, perMs: 0.001, capacity: 10, maxWaitMs: 0 });
+      // 4 units at 0.001 per ms refill in 4000 ms.
+      await expectTtl(`${prefix}:kept`, 4000, () => store.take('kept', { amount: 4, perMs: 0.001, capacity: 10, maxWaitMs: 0 }));
       const saved = await raw.get(`${prefix}:kept`);
-      const ttl = await raw.pTTL(`${prefix}:kept`);
-      // 4 units at 0.001 per ms refill in 4000 ms (less whatever this machine took since).
-      expect(ttl).toBeGreaterThan(1000);
-      expect(ttl).toBeLessThanOrEqual(4000);
       expect((await store.take('kept', { amount: 100, perMs: 0.001, capacity: 10, maxWaitMs: 0 })).taken).toBe(false);
       expect(await raw.get(`${prefix}:kept`)).toBe(saved);
     });

@@ -1,5 +1,5 @@
 import { http } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   APIConnectionError,
   APITimeoutError,
@@ -20,6 +20,10 @@ const KEY = 'test-key';
 const BASE = 'http://mock.local/v1';
 const messages = [{ role: 'user' as const, content: 'hello mock' }];
 const chat = { model: 'gpt-4o-mini', messages };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const direct = (mock: MockGateway, options: Partial<ConstructorParameters<typeof Gateway>[0]> = {}) =>
   new Gateway({ apiKey: KEY, baseURL: BASE, fetch: mock.fetch, maxRetries: 0, ...options });
@@ -181,9 +185,14 @@ describe('scripted faults', () => {
     const s1 = await direct(silent, { idleTimeout: 60 }).chat.completions.create({ ...chat, stream: true });
     await expect(s1.finalChatCompletion()).rejects.toBeInstanceOf(APITimeoutError);
 
+    // On the fake clock: a PING every 20 ms until the 200 ms stall limit, against an idle timeout
+    // of 60 ms, however late a busy machine would run the mock's timers.
+    vi.useFakeTimers();
     const pinging = createMockGateway({ stallTimeoutMs: 200, faults: [{ type: 'stall', afterFrames: 2, pingEveryMs: 20 }] });
     const s2 = await direct(pinging, { idleTimeout: 60 }).chat.completions.create({ ...chat, stream: true });
-    const err = await s2.finalChatCompletion().catch((e: unknown) => e);
+    const read = s2.finalChatCompletion().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(200);
+    const err = await read;
     // Not an idle timeout: the pings kept it alive until the mock closed it without [DONE].
     expect(err).toBeInstanceOf(APIConnectionError);
     expect(err).not.toBeInstanceOf(APITimeoutError);

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, Gateway, GatewayError, RateLimitError, toFile, ValidationError, type GatewayOptions } from '../../src/index.js';
 import { CassetteNotFoundError, createMockGateway, recorder, type Cassette, type MockGateway, type RecorderOptions } from '../../src/testing/index.js';
 
@@ -168,7 +168,9 @@ describe('record', () => {
   it('writes a stream left early as cut, and replays it up to the cut', async () => {
     const stream = await client(recordWith().fetch).chat.completions.create(askStream('one two three four five six'));
     for await (const _ of stream) break;
-    for (let i = 0; i < 100 && files().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    // Written once the body's cancel has run, a moment after the loop (docs/testing.md): real
+    // file I/O, so poll the directory, bounded far beyond what a write takes.
+    await vi.waitFor(() => expect(files()).toHaveLength(1), { timeout: 5_000, interval: 10 });
     const cassette = read(files()[0] as string);
     expect(cassette.response.cut).toBe(true);
     expect(cassette.response.frames?.join('')).not.toContain('[DONE]');

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { APIUserAbortError, defineTool, ToolRunLimitError, ValidationError, type ToolRunStep } from '../../../src/index.js';
 import { mockClient } from '../../helpers/mock-client.js';
 
@@ -19,6 +19,10 @@ function tools() {
   });
   return { getWeather, calls };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('chat.completions.runTools', () => {
   it('loops until the model answers without tool calls, running each turn’s calls and returning the transcript', async () => {
@@ -41,13 +45,19 @@ describe('chat.completions.runTools', () => {
   });
 
   it('runs the independent calls of one turn concurrently', async () => {
+    // On the fake clock each call takes 30 ms: run together, all three are under way before
+    // the first ends; run one after another, never more than one.
+    vi.useFakeTimers();
     let running = 0;
     let most = 0;
+    let started!: () => void;
+    const firstStarted = new Promise<void>((resolve) => (started = resolve));
     const slow = defineTool({
       name: 'slow',
       parameters: z.object({ n: z.number() }),
       run: async ({ n }) => {
         most = Math.max(most, ++running);
+        started();
         await new Promise((r) => setTimeout(r, 30));
         running--;
         return n;
@@ -55,7 +65,10 @@ describe('chat.completions.runTools', () => {
     });
     const { client, mock } = mockClient();
     mock.script([{ toolCalls: [1, 2, 3].map((n) => ({ name: 'slow', arguments: { n } })) }, { content: 'done' }]);
-    await client.chat.completions.runTools({ model: 'gpt-4o-mini', messages, tools: [slow] });
+    const done = client.chat.completions.runTools({ model: 'gpt-4o-mini', messages, tools: [slow] });
+    await firstStarted;
+    await vi.runAllTimersAsync();
+    await done;
     expect(most).toBe(3);
   });
 
@@ -100,11 +113,15 @@ describe('chat.completions.runTools', () => {
 
   it('aborts during a turn, and between turns', async () => {
     const controller = new AbortController();
-    const hang = defineTool({ name: 'hang', parameters: z.object({}), run: () => new Promise(() => undefined) });
+    let ran!: () => void;
+    const running = new Promise<void>((resolve) => (ran = resolve));
+    const hang = defineTool({ name: 'hang', parameters: z.object({}), run: () => (ran(), new Promise(() => undefined)) });
     const { client, mock } = mockClient();
     mock.script([{ toolCalls: [{ name: 'hang', arguments: {} }] }]);
     const during = client.chat.completions.runTools({ model: 'gpt-4o-mini', messages, tools: [hang] }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    // Aborted while the tool runs, not 20 ms in (which could still be the model call).
+    await running;
+    controller.abort();
     await expect(during).rejects.toBeInstanceOf(APIUserAbortError);
 
     const between = new AbortController();

@@ -1,16 +1,25 @@
-import { delay, http } from 'msw';
-import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { APIUserAbortError, EmbeddingBatchError, type CreateEmbeddingResponse, Gateway, GatewayError, InternalServerError, ValidationError, type EmbeddingCreateManyOptions, type EmbeddingProgress } from '../../../src/index.js';
 import type { BatchCall } from '../../../src/resources/embeddings/batches.js';
 import { BASE, client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
-import { answer, burstOf429s, rateLimited, texts, vectors } from './gateway.js';
+import { answer, burstOf429s, rateLimited, settle, texts, vectors } from './gateway.js';
 import { useMswServer } from '../../helpers/msw.js';
 
 const server = useMswServer();
 
-/** A gateway as a fetch function: each text's vector is [its number]; answers can be scripted per request. */
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/**
+ * A gateway as a fetch function: each text's vector is [its number], after `delayMs` (on the
+ * fake clock where a test runs on it: see `settle`); answers can be scripted per request.
+ * `first` resolves when the first request is sent.
+ */
 function gateway(script: (call: number, input: string[]) => Response | undefined = () => undefined, delayMs = 2) {
+  let arrived = () => {};
+  const first = new Promise<void>((resolve) => (arrived = resolve));
   let calls = 0;
   let inFlight = 0;
   let most = 0;
@@ -19,6 +28,7 @@ function gateway(script: (call: number, input: string[]) => Response | undefined
   const pending = new Set<string>();
   const concurrency: number[] = [];
   const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+    arrived();
     const call = ++calls;
     inFlight++;
     most = Math.max(most, inFlight);
@@ -36,15 +46,16 @@ function gateway(script: (call: number, input: string[]) => Response | undefined
       inFlight--;
     }
   };
-  return { fetch, stats: () => ({ calls, most, concurrency }) };
+  return { fetch, first, stats: () => ({ calls, most, concurrency }) };
 }
 describe('embeddings.createMany', () => {
   it('returns every vector in input order, index = position in the whole input, usage summed', async () => {
-    const { fetch, stats } = gateway();
+    vi.useFakeTimers();
+    const { fetch, first, stats } = gateway();
     const progress: EmbeddingProgress[] = [];
-    const res = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany(
-      { model: 'emb', input: texts(10) },
-      { batchSize: 3, concurrency: 2, onProgress: (p) => progress.push(p) },
+    const res = await settle(
+      new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany({ model: 'emb', input: texts(10) }, { batchSize: 3, concurrency: 2, onProgress: (p) => progress.push(p) }),
+      first,
     );
     expect(res.data.map((d) => [d.index, d.embedding[0]])).toEqual(texts(10).map((_, i) => [i, i]));
     expect(res.usage).toEqual({ prompt_tokens: 10, total_tokens: 10 });
@@ -94,25 +105,28 @@ describe('embeddings.createMany', () => {
   });
 
   it('halves concurrency on a rate limit and grows it back after a run of successes, losing nothing', async () => {
+    vi.useFakeTimers();
     vi.spyOn(Math, 'random').mockReturnValue(1);
-    const { fetch, stats } = gateway((call) => (call >= 5 && call <= 8 ? rateLimited() : undefined), 5);
-    const res = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch, maxRetries: 5 }).embeddings.createMany({ model: 'emb', input: texts(400) }, { batchSize: 5, concurrency: 8 });
+    const { fetch, first, stats } = gateway((call) => (call >= 5 && call <= 8 ? rateLimited() : undefined), 5);
+    const res = await settle(new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch, maxRetries: 5 }).embeddings.createMany({ model: 'emb', input: texts(400) }, { batchSize: 5, concurrency: 8 }), first);
     expect(res.data.map((d) => d.embedding[0])).toEqual(texts(400).map((_, i) => i));
     expect(res.usage.total_tokens).toBe(400);
     const { concurrency, most } = stats();
     expect(most).toBe(8);
     // After the burst of 429s (requests 5-8) the batches under way stay at half for a while,
     // then climb back one step at a time to the full 8. Where the halved stretch starts depends
-    // on timer order on a busy machine, so look for eight requests in a row with at most 6
-    // batches under way anywhere after the burst (were it never halved, it would stay at 8).
+    // on how the answers and the retry pauses interleave, so look for eight requests in a row
+    // with at most 6 batches under way anywhere after the burst (were it never halved, it
+    // would stay at 8).
     const stretches = Array.from({ length: concurrency.length - 16 }, (_, i) => Math.max(...concurrency.slice(8 + i, 16 + i)));
     expect(Math.min(...stretches)).toBeLessThanOrEqual(6);
     expect(Math.max(...concurrency.slice(-10))).toBe(8);
   });
 
   it('bounds requests in flight, retries included: after four 429s at concurrency 4, at most 2 are in flight at the server', async () => {
-    const arrivals = burstOf429s(server);
-    const res = await mswClient().embeddings.createMany({ model: 'emb', input: texts(4), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 });
+    vi.useFakeTimers();
+    const { arrivals, first } = burstOf429s(server);
+    const res = await settle(mswClient().embeddings.createMany({ model: 'emb', input: texts(4), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 }), first);
     expect(res.data.map((d) => d.embedding[0])).toEqual([0, 1, 2, 3]);
     expect(arrivals).toHaveLength(8);
     expect(Math.max(...arrivals.slice(0, 4).map((a) => a.inFlight))).toBe(4);
@@ -120,8 +134,9 @@ describe('embeddings.createMany', () => {
   });
 
   it('starts no new batch while rate-limited ones wait to be retried: the retries go first', async () => {
-    const arrivals = burstOf429s(server);
-    const res = await mswClient().embeddings.createMany({ model: 'emb', input: texts(8), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 });
+    vi.useFakeTimers();
+    const { arrivals, first } = burstOf429s(server);
+    const res = await settle(mswClient().embeddings.createMany({ model: 'emb', input: texts(8), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 }), first);
     expect(res.data.map((d) => d.embedding[0])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(arrivals).toHaveLength(12);
     // Under the halved limit of 2, the first two requests after the burst are retries.
@@ -131,15 +146,21 @@ describe('embeddings.createMany', () => {
   it('a retry waiting for a slot gives up when the call is aborted', async () => {
     const { createMany } = await import('../../../src/resources/embeddings/create-many.js');
     const controller = new AbortController();
-    let waited: Promise<unknown> = new Promise(() => {});
+    let waited: unknown = 'still waiting';
     const info = { method: 'POST', url: 'http://x/v1/embeddings', baseURL: 'http://x/v1', attempt: 1, idempotencyKey: undefined, error: new GatewayError('slow down'), status: 429, delayMs: 0, nextBaseURL: 'http://x/v1' };
     let retried = () => {};
+    let t1Sent = () => {};
+    const t1InFlight = new Promise<void>((resolve) => (t1Sent = resolve));
     const call: BatchCall = async (input, options, { onRetry, beforeRetry }) => {
-      await delay(1);
+      if (input[0] === 't1') t1Sent();
       // Batch t0 meets a 429 (the limit halves to 1) while t1 holds the only slot, so t0's retry waits.
       if (input[0] === 't0') {
+        await t1InFlight;
         onRetry?.(info);
-        waited = Promise.resolve(beforeRetry?.(info)).then(() => 'sent', (e: unknown) => e);
+        void Promise.resolve(beforeRetry?.(info)).then(
+          () => (waited = 'sent'),
+          (e: unknown) => (waited = e),
+        );
         retried();
       }
       return new Promise((_, reject) => options.signal?.addEventListener('abort', () => reject(new APIUserAbortError())));
@@ -149,14 +170,19 @@ describe('embeddings.createMany', () => {
     await waiting;
     controller.abort();
     expect(await done).toBeInstanceOf(APIUserAbortError);
-    expect(await Promise.race([waited, delay(1_000).then(() => 'still waiting')])).toBeInstanceOf(APIUserAbortError);
+    // One event-loop turn: every promise job the abort queued has run by then (no timer is involved).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(waited).toBeInstanceOf(APIUserAbortError);
   });
 
   it('rejects with EmbeddingBatchError naming the input range of a batch that failed after its retries, sending nothing more', async () => {
-    const { fetch, stats } = gateway((call) => (call === 3 ? Response.json({ error: { message: 'boom' } }, { status: 500 }) : undefined));
-    const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch, maxRetries: 0 }).embeddings
-      .createMany({ model: 'emb', input: texts(100) }, { batchSize: 10, concurrency: 1 })
-      .catch((e: unknown) => e);
+    vi.useFakeTimers();
+    const { fetch, first, stats } = gateway((call) => (call === 3 ? Response.json({ error: { message: 'boom' } }, { status: 500 }) : undefined));
+    const err = await settle(
+      new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch, maxRetries: 0 }).embeddings.createMany({ model: 'emb', input: texts(100) }, { batchSize: 10, concurrency: 1 }).catch((e: unknown) => e),
+      first,
+    );
+    await vi.runAllTimersAsync();
     expect(err).toBeInstanceOf(EmbeddingBatchError);
     expect(err).toMatchObject({ start: 20, end: 30, message: expect.stringMatching(/inputs 20 to 29 \(of 100\)/) });
     expect((err as Error).cause).toBeInstanceOf(InternalServerError);
@@ -169,13 +195,18 @@ describe('embeddings.createMany', () => {
     ['an index past the batch', (data: Array<{ index?: number }>) => data.map((d, i) => (i === 99 ? { ...d, index: 100 } : d)), /indexes/],
     ['a vector without an index', (data: Array<{ index?: number }>) => data.map((d, i) => (i === 99 ? { ...d, index: undefined } : d)), /indexes/],
   ])('rejects at once with EmbeddingBatchError naming the range of a batch answered with %s, aborting the batches in flight', async (_, mangle, message) => {
+    vi.useFakeTimers();
     let calls = 0;
     let firstAborted = false;
+    let arrived = () => {};
+    const first = new Promise<void>((resolve) => (arrived = resolve));
     const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+      arrived();
       calls++;
       const { input } = JSON.parse(String(init?.body)) as { input: string[] };
       if (input[0] === 't0') {
-        // The first batch is answered only once aborted (or, were it never aborted, after a while).
+        // The first batch is answered only once aborted (or, were it never aborted, after 2 s
+        // on the fake clock: when nothing else is left to happen).
         await new Promise<void>((resolve) => {
           init?.signal?.addEventListener('abort', () => resolve(), { once: true });
           setTimeout(resolve, 2_000);
@@ -185,9 +216,11 @@ describe('embeddings.createMany', () => {
       }
       return answer(input, input[0] === 't100' ? mangle(vectors(input)) : undefined);
     };
-    const err = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings
-      .createMany({ model: 'emb', input: texts(500), encoding_format: 'float' }, { batchSize: 100, concurrency: 2 })
-      .catch((e: unknown) => e);
+    const err = await settle(
+      new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany({ model: 'emb', input: texts(500), encoding_format: 'float' }, { batchSize: 100, concurrency: 2 }).catch((e: unknown) => e),
+      first,
+    );
+    await vi.runAllTimersAsync();
     expect(err).toBeInstanceOf(EmbeddingBatchError);
     expect(err).toMatchObject({ start: 100, end: 200, message: expect.stringMatching(/inputs 100 to 199 \(of 500\)/) });
     expect((err as Error).cause).toBeInstanceOf(GatewayError);
@@ -197,21 +230,24 @@ describe('embeddings.createMany', () => {
   });
 
   it('stops sending at once when aborted', async () => {
-    const { fetch, stats } = gateway(undefined, 20);
+    vi.useFakeTimers();
+    const { fetch, first, stats } = gateway(undefined, 20);
     const controller = new AbortController();
     const done = new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings
       .createMany({ model: 'emb', input: texts(1_000) }, { batchSize: 10, concurrency: 2, signal: controller.signal, onProgress: ({ done: n }) => n >= 20 && controller.abort() })
       .catch((e: unknown) => e);
-    expect(await done).toBeInstanceOf(APIUserAbortError);
+    expect(await settle(done, first)).toBeInstanceOf(APIUserAbortError);
     const sent = stats().calls;
-    await new Promise((r) => setTimeout(r, 60));
+    // Everything still pending (the gateway's delays, any pause) runs out: nothing more is sent.
+    await vi.runAllTimersAsync();
     expect(stats().calls).toBe(sent);
     expect(sent).toBeLessThan(6);
   });
 
   it('runs 100,000 inputs with only `concurrency` requests, never one promise per input', async () => {
-    const { fetch, stats } = gateway(undefined, 0);
-    const res = await new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany({ model: 'emb', input: texts(100_000) }, { batchSize: 500, concurrency: 4 });
+    vi.useFakeTimers();
+    const { fetch, first, stats } = gateway(undefined, 0);
+    const res = await settle(new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch }).embeddings.createMany({ model: 'emb', input: texts(100_000) }, { batchSize: 500, concurrency: 4 }), first);
     expect(res.data).toHaveLength(100_000);
     expect(res.data[99_999]).toMatchObject({ index: 99_999, embedding: [99_999] });
     expect(stats()).toMatchObject({ calls: 200, most: 4 });

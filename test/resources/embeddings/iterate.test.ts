@@ -3,16 +3,20 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { APIUserAbortError, type CreateEmbeddingResponse, EmbeddingBatchError, type Embedding, Gateway, InternalServerError, ValidationError } from '../../../src/index.js';
 import type { EmbeddingIterateOptions, EmbeddingIterateProgress } from '../../../src/resources/embeddings/types.js';
 import { fastRetries } from '../../helpers/fixtures.js';
 import { client as mswClient } from '../../helpers/fixtures.js';
 import { mockClient } from '../../helpers/mock-client.js';
 import { useMswServer } from '../../helpers/msw.js';
-import { answer, burstOf429s, texts } from './gateway.js';
+import { answer, burstOf429s, settle, texts, turn } from './gateway.js';
 
 const server = useMswServer();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 const root = join(import.meta.dirname, '..', '..', '..');
 
 /**
@@ -36,6 +40,8 @@ const fetch = async (_url, init) => {
   return Response.json({ object: 'list', model: 'emb', data, usage: { prompt_tokens: 1, total_tokens: 1 } });
 };
 const client = new Gateway({ apiKey: 'k', baseURL: 'http://x/v1', fetch });
+// Waits for the file's close event; the bound only ends a run whose file is never closed
+// (false), far beyond the milliseconds a close takes, however busy the machine.
 const closedWithin = (stream, ms) => new Promise((resolve) => {
   if (stream.closed) return resolve(true);
   stream.once('close', () => resolve(true));
@@ -52,7 +58,7 @@ for await (const e of client.embeddings.iterate({ model: 'emb', input: skipping(
 const stream = createReadStream(file);
 let directCount = 0;
 for await (const _ of client.embeddings.iterate({ model: 'emb', input: createInterface({ input: stream, crlfDelay: Infinity }), encoding_format: 'float' }, { batchSize: 500 })) if (++directCount === 3) break;
-const fileClosed = await closedWithin(stream, 2000);
+const fileClosed = await closedWithin(stream, 20000);
 
 const own = createReadStream(file);
 async function* closing() {
@@ -64,7 +70,7 @@ async function* closing() {
 }
 let n = 0;
 for await (const _ of client.embeddings.iterate({ model: 'emb', input: closing(), encoding_format: 'float' }, { batchSize: 500 })) if (++n === 3) break;
-const wrappedFileClosed = await closedWithin(own, 2000);
+const wrappedFileClosed = await closedWithin(own, 20000);
 rmSync(dir, { recursive: true, force: true });
 console.log(JSON.stringify({ count: numbers.length, first: numbers[0], last: numbers.at(-1), inOrder: numbers.every((v, i) => v === 1000 + i), directCount, fileClosed, wrappedFileClosed }));
 process.exit(0);
@@ -80,11 +86,16 @@ interface Sent {
 /**
  * A gateway as a fetch function: each text's vector is [its number]. With `hold`, a request
  * whose first text it names waits until the test releases it (or it is aborted); `script`
- * may answer a request its own way, after `wait(input)` ms.
+ * may answer a request its own way. A request is answered as soon as it is released, in
+ * promise jobs, or `wait(input)` ms later: a test that gives `wait` runs on the fake clock
+ * (see `settle`). `first` resolves when the first request is sent.
  */
 function gateway(options: { hold?: (first: string) => boolean; script?: (input: string[]) => Response | undefined; wait?: (input: string[]) => number } = {}) {
   const sent: Sent[] = [];
+  let arrived = () => {};
+  const first = new Promise<void>((resolve) => (arrived = resolve));
   const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+    arrived();
     const { input } = JSON.parse(String(init?.body)) as { input: string[] };
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -94,18 +105,21 @@ function gateway(options: { hold?: (first: string) => boolean; script?: (input: 
       const onAbort = () => reject(init?.signal?.reason);
       if (init?.signal?.aborted) return onAbort();
       init?.signal?.addEventListener('abort', onAbort, { once: true });
-      void released.then(() => setTimeout(resolve, options.wait?.(input) ?? 0));
+      void released.then(() => (options.wait ? setTimeout(resolve, options.wait(input)) : resolve()));
     });
     return options.script?.(input) ?? answer(input);
   };
   const client = new Gateway(fastRetries({ apiKey: 'k', baseURL: 'http://x/v1', fetch, maxRetries: 0 }));
-  /** Resolves once `n` requests have been sent (bounded: fails after 2 s). */
+  /**
+   * Resolves once `n` requests have been sent. Without `wait` the batches go out in promise
+   * jobs, so within one event-loop turn of what led to them: bounded at 100 turns, not in ms.
+   */
   const sentAtLeast = async (n: number) => {
-    for (let i = 0; i < 400 && sent.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 100 && sent.length < n; i++) await turn();
     if (sent.length < n) throw new Error(`only ${sent.length} of ${n} requests were sent`);
   };
   const request = (first: string) => sent.find((s) => s.input[0] === first);
-  return { client, sent, sentAtLeast, request };
+  return { client, sent, first, sentAtLeast, request };
 }
 
 /** A sync generator of t0, t1, … (endless without `n`), counting what was pulled and whether it was closed. */
@@ -124,9 +138,10 @@ function counted(n = Infinity) {
   return { input: generate(), state };
 }
 
+/** t0, t1, … each after an event-loop turn, as lines read from a file come (no clock involved). */
 async function* asyncTexts(n: number) {
   for (let i = 0; i < n; i++) {
-    await new Promise((r) => setTimeout(r, 0));
+    await turn();
     yield `t${i}`;
   }
 }
@@ -150,9 +165,10 @@ describe('embeddings.iterate', () => {
     ['a sync generator', () => counted(57).input],
     ['an async generator', () => asyncTexts(57)],
   ])('yields every vector of %s in input order, index = position in the input, whatever order the batches finish in', async (_, input) => {
-    // Later batches answer sooner: t0's batch is the slowest.
-    const { client, sent } = gateway({ wait: (batch) => 10 - (Number(batch[0]?.slice(1)) % 50) / 5 });
-    const { got, error } = await drain(client.embeddings.iterate({ model: 'emb', input: input() }, { batchSize: 5, concurrency: 3 }));
+    // Later batches answer sooner: t0's batch is the slowest (on the fake clock, so always).
+    vi.useFakeTimers();
+    const { client, sent, first } = gateway({ wait: (batch) => 10 - (Number(batch[0]?.slice(1)) % 50) / 5 });
+    const { got, error } = await settle(drain(client.embeddings.iterate({ model: 'emb', input: input() }, { batchSize: 5, concurrency: 3 })), first);
     expect(error).toBeUndefined();
     expect(values(got)).toEqual(inOrder(57));
     expect(sent.map((s) => s.input.length)).toEqual([...Array.from({ length: 11 }, () => 5), 2]);
@@ -204,7 +220,8 @@ describe('embeddings.iterate', () => {
     // Refused after the input's first next() rejected: vitest fails the run on an unhandled rejection.
     const refused = await drain(client.embeddings.iterate({ model: '', input: failing() }));
     expect(refused.error).toMatchObject({ name: 'ValidationError', field: 'model' });
-    await new Promise((r) => setTimeout(r, 10));
+    // A turn: any promise job either call left behind has run (a request, a rejection nobody handled).
+    await turn();
     expect(sent).toHaveLength(0);
   });
 
@@ -226,7 +243,8 @@ describe('embeddings.iterate', () => {
     });
     await sentAtLeast(3);
     request('t2')?.release();
-    await new Promise((r) => setTimeout(r, 20));
+    // A turn: t2's answer has arrived and been handled, and 0 was not yielded for it.
+    await turn();
     events.push('released t0');
     request('t0')?.release();
     expect((await first).value).toMatchObject({ index: 0, embedding: [0] });
@@ -250,8 +268,9 @@ describe('embeddings.iterate', () => {
       expect(e.index).toBe(received++);
       mostAhead = Math.max(mostAhead, state.pulled - received);
       mostUnyielded = Math.max(mostUnyielded, sent.length * batchSize - received);
-      // A consumer slower than the gateway: every tenth vector takes a while.
-      if (received % 10 === 0) await new Promise((r) => setTimeout(r, 1));
+      // A consumer slower than the gateway: at every tenth vector it gives the event loop a
+      // turn, and the gateway (answering in promise jobs) runs as far ahead as it is allowed.
+      if (received % 10 === 0) await turn();
     }
     expect(received).toBe(600);
     expect(mostAhead).toBeLessThanOrEqual(bound);
@@ -263,8 +282,9 @@ describe('embeddings.iterate', () => {
     const { client, sent } = gateway();
     const it = client.embeddings.iterate({ model: 'emb', input }, { batchSize: 10, concurrency: 3 })[Symbol.asyncIterator]();
     expect((await it.next()).value).toMatchObject({ index: 0 });
-    // However long the consumer waits, the endless input is not read on.
-    await new Promise((r) => setTimeout(r, 100));
+    // However long the consumer waits, the endless input is not read on: after a turn, every
+    // request the first next() led to has been sent and answered (in promise jobs), and nothing more.
+    await turn();
     expect(sent.length).toBeLessThanOrEqual(2 * 3 + 1);
     expect(state.pulled).toBeLessThanOrEqual((2 * 3 + 1) * 10);
     await it.return?.();
@@ -284,7 +304,7 @@ describe('embeddings.iterate', () => {
     expect(count).toBeGreaterThanOrEqual(4);
     expect(sent.slice(1).every((s) => s.signal?.aborted)).toBe(true);
     expect(state.closed).toBe(true);
-    await new Promise((r) => setTimeout(r, 50));
+    await turn();
     expect(sent.length).toBe(count);
   });
 
@@ -304,19 +324,20 @@ describe('embeddings.iterate', () => {
     ['a generator', () => counted(100).input, /^Embedding inputs 30 to 39 failed/],
     ['an array', () => texts(100), /^Embedding inputs 30 to 39 \(of 100\) failed/],
   ])('a failed batch of %s ends the loop with EmbeddingBatchError naming its range, after every vector before it was yielded', async (_, input, message) => {
-    // Batch t30 fails at once; t20 is still in flight then and answers later.
-    const { client, sent } = gateway({
+    // Batch t30 fails at once; t20 is still in flight then and answers 30 ms later (on the fake clock).
+    vi.useFakeTimers();
+    const { client, sent, first } = gateway({
       script: (batch) => (batch[0] === 't30' ? Response.json({ error: { message: 'boom' } }, { status: 500 }) : undefined),
       wait: (batch) => (batch[0] === 't20' ? 30 : 0),
     });
-    const { got, error } = await drain(client.embeddings.iterate({ model: 'emb', input: input() }, { batchSize: 10, concurrency: 3 }));
+    const { got, error } = await settle(drain(client.embeddings.iterate({ model: 'emb', input: input() }, { batchSize: 10, concurrency: 3 })), first);
     expect(values(got)).toEqual(inOrder(30));
     expect(error).toBeInstanceOf(EmbeddingBatchError);
     expect(error).toMatchObject({ start: 30, end: 40, message: expect.stringMatching(message) });
     expect((error as Error).cause).toBeInstanceOf(InternalServerError);
     // Nothing is sent after the failure, and what was sent after it was aborted or answered.
     const count = sent.length;
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.advanceTimersByTimeAsync(30);
     expect(sent.length).toBe(count);
   });
 
@@ -327,7 +348,8 @@ describe('embeddings.iterate', () => {
     });
     const done = drain(client.embeddings.iterate({ model: 'emb', input: texts(100) }, { batchSize: 10, concurrency: 3 }));
     await sentAtLeast(3);
-    for (let i = 0; i < 400 && !request('t20')?.signal?.aborted; i++) await new Promise((r) => setTimeout(r, 5));
+    // A turn: t10's answer (a 400, in promise jobs) has failed its batch.
+    await turn();
     expect(request('t20')?.signal?.aborted).toBe(true);
     expect(request('t0')?.signal?.aborted).toBe(false);
     request('t0')?.release();
@@ -351,10 +373,11 @@ describe('embeddings.iterate', () => {
     });
     const done = drain(client.embeddings.iterate({ model: 'emb', input: input() }, { batchSize: 10, concurrency: 2 }));
     await sentAtLeast(2);
-    // t10's batch has failed (t0's is still held) by the time the third batch's texts arrive.
-    await new Promise((r) => setTimeout(r, 20));
+    // t10's batch has failed (t0's is still held) by the time the third batch's texts arrive:
+    // a turn runs its answer's promise jobs; another lets a third batch go out, were it sent.
+    await turn();
     releaseRead();
-    await new Promise((r) => setTimeout(r, 20));
+    await turn();
     request('t0')?.release();
     const { got, error } = await done;
     expect(values(got)).toEqual(inOrder(10));
@@ -428,8 +451,9 @@ describe('embeddings.iterate', () => {
   });
 
   it('bounds requests in flight as createMany does: after four 429s at concurrency 4, at most 2 are in flight at the server', async () => {
-    const arrivals = burstOf429s(server);
-    const { got, error } = await drain(mswClient().embeddings.iterate({ model: 'emb', input: texts(4), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 }));
+    vi.useFakeTimers();
+    const { arrivals, first } = burstOf429s(server);
+    const { got, error } = await settle(drain(mswClient().embeddings.iterate({ model: 'emb', input: texts(4), encoding_format: 'float' }, { batchSize: 1, concurrency: 4 })), first);
     expect(error).toBeUndefined();
     expect(values(got)).toEqual(inOrder(4));
     expect(arrivals).toHaveLength(8);

@@ -23,16 +23,32 @@ async function server(handle: (req: IncomingMessage, res: ServerResponse, n: num
 }
 
 const video = Buffer.from(Array.from({ length: 50_000 }, (_, i) => i % 251));
-const sendVideo = (res: ServerResponse, { length = true } = {}) => {
+/**
+ * Sends the video in five pieces of 10 kB; with `between`, each piece after the first waits
+ * for it (the client reporting progress, say), so the pieces arrive apart however the
+ * machine schedules the two ends.
+ */
+const sendVideo = (res: ServerResponse, { length = true, between }: { length?: boolean; between?: () => Promise<void> } = {}) => {
   res.writeHead(200, { 'content-type': 'video/mp4', ...(length ? { 'content-length': String(video.length) } : {}) });
-  // In pieces a few ms apart, so progress is reported more than once.
-  const piece = (i: number) => {
-    if (i >= video.length || res.destroyed) return void res.end();
-    res.write(video.subarray(i, i + 10_000));
-    setTimeout(() => piece(i + 10_000), 5);
-  };
-  piece(0);
+  void (async () => {
+    for (let i = 0; i < video.length && !res.destroyed; i += 10_000) {
+      if (i > 0) await between?.();
+      res.write(video.subarray(i, i + 10_000));
+    }
+    res.end();
+  })();
 };
+/** A `between` for sendVideo and an onProgress that lets it go on: a piece is sent once progress was reported after the one before. */
+function pacedByProgress(progress: DownloadProgress[]) {
+  let reported = () => {};
+  return {
+    between: () => new Promise<void>((resolve) => (reported = resolve)),
+    onProgress: (p: DownloadProgress) => {
+      progress.push(p);
+      reported();
+    },
+  };
+}
 const task = (url: string): VideoTask => ({ id: 't1', status: 'completed', created_at: 1, video_url: url });
 
 describe('videos.download', () => {
@@ -52,17 +68,19 @@ describe('videos.download', () => {
     expect((err as Error).message).toContain(`${cdn.origin}/v.mp4`);
     expect((err as Error).message).not.toMatch(/secret-signature-123|Check the base URL/);
     // Hooks and log lines name it the same way; the request itself went to the signed URL.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // (They are written as the call goes; a turn lets any line still queued in promise jobs come.)
+    await new Promise((resolve) => setImmediate(resolve));
     expect(seen.join('\n')).toContain(`${cdn.origin}/v.mp4`);
     expect(seen.join('\n')).not.toContain('secret-signature-123');
     expect(cdn.seen[0]?.path).toBe('/v.mp4?X-Amz-Signature=secret-signature-123');
   });
 
   it('downloads a completed task, reporting progress up to Content-Length', async () => {
-    const gw = await server((_req, res) => sendVideo(res));
-    const client = new Gateway({ apiKey: KEY, baseURL: gw.url });
     const progress: DownloadProgress[] = [];
-    const response = await client.videos.download(task(`${gw.origin}/v1/videos/t1/content`), { onProgress: (p) => progress.push(p) });
+    const { between, onProgress } = pacedByProgress(progress);
+    const gw = await server((_req, res) => sendVideo(res, { between }));
+    const client = new Gateway({ apiKey: KEY, baseURL: gw.url });
+    const response = await client.videos.download(task(`${gw.origin}/v1/videos/t1/content`), { onProgress });
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(bytes.equals(video)).toBe(true);
     expect(progress.length).toBeGreaterThan(1);
@@ -130,11 +148,17 @@ describe('videos.download', () => {
   });
 
   it('rejects a body cut short of its Content-Length, and does not retry once bytes arrived', async () => {
+    let cut = () => {};
     const gw = await server((req, res) => {
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(video.length) });
-      res.write(video.subarray(0, 20_000), () => setTimeout(() => req.socket.destroy(), 20));
+      res.write(video.subarray(0, 20_000));
+      cut = () => req.socket.destroy();
     });
+    // download() resolves once the first bytes are in: the server cuts the connection only
+    // then, not 20 ms after writing (a busy client may not have read them by then, and a cut
+    // before any byte is retried).
     const response = await new Gateway({ apiKey: KEY, baseURL: gw.url }).videos.download(`${gw.origin}/v1/v.mp4`);
+    cut();
     const err = await response.arrayBuffer().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toMatch(/Download cut after \d+ of 50000 bytes/);

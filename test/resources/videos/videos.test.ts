@@ -19,6 +19,17 @@ import { mockClient } from '../../helpers/mock-client.js';
 const params: VideoCreateParams = { model: 'vendor_video2', prompt: 'a paper boat on a river', duration: 5 };
 const polls = (mock: ReturnType<typeof mockClient>['mock']) => mock.requests.filter((r) => r.method === 'GET').length;
 
+/**
+ * An onProgress and a promise of its first call. generateAndWait loads its code on first use
+ * (for real, not on the fake clock); its first report says the task is created and the wait
+ * before the first poll has begun, so a test moves the fake clock only from there.
+ */
+function firstReport() {
+  let reported = () => {};
+  const created = new Promise<void>((resolve) => (reported = resolve));
+  return { created, onProgress: () => reported() };
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -97,9 +108,17 @@ describe('videos.generateAndWait', () => {
     vi.useFakeTimers();
     const { client } = mockClient({ videoStepMs: 1_000 });
     const seen: string[] = [];
-    const waiting = client.videos.generateAndWait(params, { pollIntervalMs: 100, onProgress: (t) => seen.push(t.status) });
-    // Each check moves the fake clock 100 ms on (the first waits for the calls to load).
-    await vi.waitFor(() => expect(seen).toContain('completed'), { interval: 100, timeout: 10_000 });
+    const { created, onProgress } = firstReport();
+    const waiting = client.videos.generateAndWait(params, {
+      pollIntervalMs: 100,
+      onProgress: (t) => {
+        seen.push(t.status);
+        onProgress();
+      },
+    });
+    await created;
+    // Poll by poll, 3 s of fake time at most (it completes at 2 s).
+    for (let i = 0; i < 30 && !seen.includes('completed'); i++) await vi.advanceTimersByTimeAsync(100);
     const done = await waiting;
     expect(done.status).toBe('completed');
     expect(done.video_url).toMatch(/^http:\/\/mock\.local\/mock-files\/video-.+\.mp4$/);
@@ -123,20 +142,27 @@ describe('videos.generateAndWait', () => {
   });
 
   it('rejects with APIUserAbortError when aborted while polling, and stops polling', async () => {
+    vi.useFakeTimers();
     const { client, mock } = mockClient({ videoStepMs: 60_000 });
     const controller = new AbortController();
-    const err = await client.videos
+    const { created, onProgress } = firstReport();
+    const done = client.videos
       .generateAndWait(params, {
         signal: controller.signal,
         pollIntervalMs: 10,
         onProgress: () => {
+          onProgress();
           if (polls(mock) === 2) controller.abort();
         },
       })
       .catch((e: unknown) => e);
+    await created;
+    await vi.advanceTimersByTimeAsync(20);
+    const err = await done;
     expect(err).toBeInstanceOf(APIUserAbortError);
     const count = polls(mock);
-    await new Promise((r) => setTimeout(r, 50));
+    // Were it still polling every 10 ms, a fake minute would show it.
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(polls(mock)).toBe(count);
   });
 
@@ -197,7 +223,9 @@ describe('videos.generateAndWait', () => {
       vi.spyOn(Math, 'random').mockReturnValue(random);
       const { client, mock } = mockClient({ videoStepMs: 1_000_000 });
       const controller = new AbortController();
-      const done = client.videos.generateAndWait({ ...params, duration }, { signal: controller.signal }).catch((e: unknown) => e);
+      const { created, onProgress } = firstReport();
+      const done = client.videos.generateAndWait({ ...params, duration }, { signal: controller.signal, onProgress }).catch((e: unknown) => e);
+      await created;
       await vi.advanceTimersByTimeAsync(wait - 1);
       expect(polls(mock)).toBe(0);
       await vi.advanceTimersByTimeAsync(1);
@@ -213,7 +241,9 @@ describe('videos.generateAndWait', () => {
     vi.useFakeTimers();
     const { client, mock } = mockClient({ videoStepMs: 1_000_000 });
     const controller = new AbortController();
-    const done = client.videos.generateAndWait({ ...params, duration: 20 }, { pollIntervalMs: 1_234, signal: controller.signal }).catch((e: unknown) => e);
+    const { created, onProgress } = firstReport();
+    const done = client.videos.generateAndWait({ ...params, duration: 20 }, { pollIntervalMs: 1_234, signal: controller.signal, onProgress }).catch((e: unknown) => e);
+    await created;
     await vi.advanceTimersByTimeAsync(1_233);
     expect(polls(mock)).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
