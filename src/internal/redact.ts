@@ -7,6 +7,9 @@ const CREDENTIAL_HEADERS = /^(?:authorization|proxy-authorization|cookie|x-api-k
 /** True for a header whose value is a credential (the recorder of `unified-gateway/testing` never writes one). */
 export const isCredentialHeader = (name: string): boolean => CREDENTIAL_HEADERS.test(name);
 
+/** Secrets shorter than this are not removed: replacing them would mangle ordinary text. */
+export const MIN_SECRET_LENGTH = 4;
+
 /** How many distinct secrets one client remembers: a rotating key adds one per rotation. */
 const MAX_SECRETS = 16;
 
@@ -21,7 +24,7 @@ export class Redactor {
 
   /** Remembers a secret. Very short ones are ignored: replacing them would mangle ordinary text. */
   add(secret: string): void {
-    if (secret.length < 4 || this.#secrets.includes(secret)) return;
+    if (secret.length < MIN_SECRET_LENGTH || this.#secrets.includes(secret)) return;
     this.#secrets.push(secret);
     if (this.#secrets.length > MAX_SECRETS) this.#secrets.shift();
   }

@@ -405,6 +405,41 @@ describe('inline cassettes and options', () => {
     expect(recorder({ mode: 'auto' }).entries).toEqual([]);
   });
 
+  it('refuses every option of the wrong type, an unknown option and a non-object, naming the field', () => {
+    const refused = (options: unknown, field: string) => {
+      let thrown: unknown;
+      try {
+        recorder(options as RecorderOptions);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, JSON.stringify(options)).toBeInstanceOf(ValidationError);
+      expect((thrown as ValidationError).field).toBe(field);
+    };
+    refused(null, 'options');
+    refused('test/cassettes', 'options');
+    refused([], 'options');
+    refused({ dir, secret: ['x'] }, 'secret');
+    refused({ dir, secrets: 'sk-extra-secret' }, 'secrets');
+    refused({ dir, secrets: [42] }, 'secrets[0]');
+    // Too short to be removed from text without mangling it: the recorder would write it.
+    refused({ dir, secrets: ['abc'] }, 'secrets[0]');
+    refused({ dir, fetch: 'fetch' }, 'fetch');
+    refused({ dir, baseURL: 42 }, 'baseURL');
+    refused({ dir, baseURL: 'not a url' }, 'baseURL');
+    refused({ dir, ignore: 'user' }, 'ignore');
+    refused({ dir: 42 }, 'dir');
+    refused({ cassettes: {}, mode: 'replay' }, 'cassettes');
+    refused({ dir, mode: null }, 'mode');
+    expect(recorder({ dir, mode: undefined, secrets: undefined, fetch: undefined }).entries).toEqual([]);
+  });
+
+  it('keeps an extra secret out of the cassette', async () => {
+    const rec = recordWith({ secrets: ['tenant-secret-42'] });
+    await client(rec.fetch).chat.completions.create(ask('my tenant-secret-42 here'));
+    expect(readFileSync(join(dir, files()[0] as string), 'utf8')).not.toContain('tenant-secret-42');
+  });
+
   it('names a file of dir that is not a cassette', async () => {
     mkdirSync(join(dir, 'bad'));
     writeFileSync(join(dir, 'bad', 'broken.json'), '{"cassette": 1, "request": {}}');
