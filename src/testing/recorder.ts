@@ -4,7 +4,7 @@ import { MIN_SECRET_LENGTH, Redactor } from '../internal/redact.js';
 import { canonicalRequest, decodeText, matchKey, modelOf, parseJSON, type CassetteRequest } from './canonical.js';
 import { bodyKind, cassetteName, cassetteText, replayResponse, splitFrames, storedBody, storedHeaders, type Cassette, type CassetteResponse } from './cassette.js';
 import { CassetteNotFoundError } from './cassette-error.js';
-import { hasFileSystem, listCassetteFiles, removeCassetteFiles, writeCassetteFile } from './cassette-files.js';
+import { checkWritableDir, hasFileSystem, listCassetteFiles, removeCassetteFiles, writeCassetteFile } from './cassette-files.js';
 import { CassetteLibrary } from './cassette-library.js';
 
 /** `record`: always send, and write what came back; `replay`: only cassettes, nothing sent; `auto`: replay what exists, record the rest. */
@@ -14,7 +14,9 @@ export type RecorderMode = 'record' | 'replay' | 'auto';
 export interface RecorderOptions {
   /**
    * The directory of cassette files, one JSON file per request (Node, Deno and Bun; created
-   * when the first cassette is written). In a browser or an edge worker, pass `cassettes`.
+   * before the first request is recorded). A directory that cannot be read, or written when
+   * a request is to be recorded, is a `ValidationError` before anything is sent. In a browser
+   * or an edge worker, pass `cassettes`.
    */
   dir?: string | undefined;
   /** Cassettes given inline (imported JSON files), replayed as if they were in `dir`; the only source where there is no file system. */
@@ -83,6 +85,13 @@ export function recorder(options: RecorderOptions = {}): Recorder {
   const recorded: Cassette[] = [];
   let loading: Promise<CassetteLibrary> | undefined;
   const library = () => (loading ??= CassetteLibrary.load({ dir, cassettes, ignore }));
+  let writable: Promise<void> | undefined;
+  /** Resolves once `dir` takes a cassette; checked before the first request is sent, so an unwritable dir costs no paid request. */
+  const checkDir = (at: string) =>
+    (writable ??= checkWritableDir(at).catch((error: unknown) => {
+      writable = undefined;
+      throw new ValidationError('dir', `${at} cannot be written (${(error as Error).message}). Nothing was sent. Pass a writable directory as dir, or replay only (mode: 'replay').`);
+    }));
   /** How many times this recorder has recorded each request: the next one's `sequence`. */
   const times = new Map<string, number>();
 
@@ -104,6 +113,7 @@ export function recorder(options: RecorderOptions = {}): Recorder {
       }
       if (mode === 'replay') throw notFound(canonical, cassettes);
     }
+    if (dir !== undefined) await checkDir(dir);
     // The caller's own arguments where the body can be sent twice (they may carry options a Request drops, such as undici's dispatcher).
     const send = () => (isReusable(input, init) ? upstream(input, init) : upstream(request));
     return record(send, canonical, redactor);
@@ -151,7 +161,7 @@ export function recorder(options: RecorderOptions = {}): Recorder {
       }
       await writeCassetteFile(at, name, cassetteText(cassette));
     } catch (error) {
-      throw new GatewayError(`Could not write the cassette ${at}/${name}: ${(error as Error).message}`, { cause: error });
+      throw new GatewayError(`Could not write the cassette ${at}/${name}: ${(error as Error).message}. The request was sent and answered, but not recorded: free space or make ${at} writable, then record again.`, { cause: error });
     }
   }
 

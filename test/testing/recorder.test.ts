@@ -384,6 +384,38 @@ describe('auto', () => {
   });
 });
 
+describe('a cassette directory that cannot be written', () => {
+  /** A dir under a regular file: no one (root included) can create it. */
+  const unwritable = () => {
+    writeFileSync(join(dir, 'a-file'), 'x');
+    return join(dir, 'a-file', 'cassettes');
+  };
+  /** The upstream requests sent, and the client's requests to the recorder (its attempts). */
+  const counted = (mode: 'record' | 'auto') => {
+    const counts = { sent: 0, attempts: 0 };
+    const rec = recorder({ dir: unwritable(), mode, fetch: (input, init) => (counts.sent++, mock.fetch(input, init)) });
+    const c = client((input, init) => (counts.attempts++, rec.fetch(input, init)), { maxRetries: 2, retry: { baseDelayMs: 0 } });
+    return { counts, c };
+  };
+
+  it.each(['record', 'auto'] as const)('in %s mode, refuses before anything is sent, once (not retried), saying what to fix', async (mode) => {
+    const { counts, c } = counted(mode);
+    const err = await c.chat.completions.create(ask('paid')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).not.toBeInstanceOf(APIConnectionError);
+    expect(err).toMatchObject({ field: 'dir' });
+    expect((err as Error).message).toMatch(/a-file\/cassettes.* cannot be (read|written) .*Pass .*directory/s);
+    expect(counts).toEqual({ sent: 0, attempts: 1 });
+  });
+
+  it('refuses a stream the same way', async () => {
+    const { counts, c } = counted('record');
+    await expect(c.chat.completions.create(askStream('paid'))).rejects.toBeInstanceOf(ValidationError);
+    expect(counts).toEqual({ sent: 0, attempts: 1 });
+  });
+
+});
+
 describe('inline cassettes and options', () => {
   it('replays cassettes given inline (imported JSON), as a browser or a worker does; recorded without dir, they stay in memory', async () => {
     const rec = recorder({ mode: 'record', fetch: mock.fetch });
