@@ -2,7 +2,7 @@ import { GatewayError, ValidationError } from '../core/errors.js';
 import { isRecord } from '../internal/is-record.js';
 import { MIN_SECRET_LENGTH, Redactor } from '../internal/redact.js';
 import { canonicalRequest, decodeText, matchKey, modelOf, parseJSON, type CassetteRequest } from './canonical.js';
-import { bodyKind, cassetteName, cassetteText, replayResponse, splitFrames, storedBody, storedHeaders, type Cassette, type CassetteResponse } from './cassette.js';
+import { bodyKind, cassetteName, cassetteText, replayResponse, splitFrames, storedBody, storedHeaders, toCassette, type Cassette, type CassetteResponse } from './cassette.js';
 import { CassetteNotFoundError } from './cassette-error.js';
 import { checkWritableDir, hasFileSystem, listCassetteFiles, removeCassetteFiles, writeCassetteFile } from './cassette-files.js';
 import { CassetteLibrary } from './cassette-library.js';
@@ -78,6 +78,8 @@ const MODES: readonly RecorderMode[] = ['record', 'replay', 'auto'];
  */
 export function recorder(options: RecorderOptions = {}): Recorder {
   checkOptions(options);
+  // Inline cassettes are checked now; a dir's files when the first request loads them (before anything is sent).
+  for (const [i, cassette] of (options.cassettes ?? []).entries()) toCassette(cassette, `cassettes[${i}]`);
   const { dir, cassettes, baseURL } = options;
   const mode = options.mode ?? 'replay';
   const ignore = [...(options.ignore ?? [])];
@@ -109,7 +111,7 @@ export function recorder(options: RecorderOptions = {}): Recorder {
       const found = mode === 'replay' || cassettes.has(canonical) ? cassettes.take(canonical) : undefined;
       if (found) {
         entries.push({ action: 'replayed', method: canonical.method, path: canonical.path, status: found.cassette.response.status, cassette: found.name });
-        return replayResponse(found.cassette, request.signal);
+        return replay(found.cassette, found.name, request.signal);
       }
       if (mode === 'replay') throw notFound(canonical, cassettes);
     }
@@ -209,6 +211,15 @@ function isAbsoluteURL(text: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** A cassette's response; one that cannot be made (a check of `toCassette` missed it) names the file and is not a connection error to retry. */
+function replay(cassette: Cassette, name: string, signal: AbortSignal): Response {
+  try {
+    return replayResponse(cassette, signal);
+  } catch (error) {
+    throw new GatewayError(`The cassette ${name} cannot be replayed: ${(error as Error).message}. Record it again (mode 'record'), or correct the file.`, { cause: error });
   }
 }
 

@@ -472,6 +472,30 @@ describe('inline cassettes and options', () => {
     expect(readFileSync(join(dir, files()[0] as string), 'utf8')).not.toContain('tenant-secret-42');
   });
 
+  it.each([
+    ['a status no response can have', { status: 99, headers: {} }, /status must be a whole number from 200 to 599/],
+    ['a header fetch refuses', { status: 200, headers: { 'bad header': 'x' } }, /response\.headers\["bad header"\] is not a valid header/],
+    ['a header value with a line break', { status: 200, headers: { 'x-a': 'a\nb' } }, /response\.headers\["x-a"\] is not a valid header/],
+    ['base64 that does not decode', { status: 200, headers: {}, base64: '!!not base64!!' }, /response\.base64 must be base64/],
+    ['a cut that is not true or false', { status: 200, headers: {}, frames: ['data: x\n\n'], cut: 'yes' }, /response\.cut must be true or false/],
+  ])('names a cassette file with %s, at the first request (whichever it asks for), without retrying', async (_, response, rule) => {
+    await client(recordWith().fetch).embeddings.create({ model: 'text-embedding-3-small', input: 'a' });
+    writeFileSync(join(dir, 'GET-models-corrupt.json'), JSON.stringify({ cassette: 1, request: { method: 'GET', path: 'models' }, response }));
+    let attempts = 0;
+    const rec = recorder({ dir, mode: 'replay' });
+    const c = client((input, init) => (attempts++, rec.fetch(input, init)), { maxRetries: 2, retry: { baseDelayMs: 0 } });
+    const err = await c.embeddings.create({ model: 'text-embedding-3-small', input: 'a' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as Error).message).toContain('GET-models-corrupt.json');
+    expect((err as Error).message).toMatch(rule);
+    expect(attempts).toBe(1);
+  });
+
+  it('refuses corrupt inline cassettes when it is made', () => {
+    const cassette = { cassette: 1, request: { method: 'GET', path: 'models' }, response: { status: 99, headers: {} } };
+    expect(() => recorder({ cassettes: [cassette as unknown as Cassette], mode: 'replay' })).toThrow(/cassettes\[0\].*status/);
+  });
+
   it('names a file of dir that is not a cassette', async () => {
     mkdirSync(join(dir, 'bad'));
     writeFileSync(join(dir, 'bad', 'broken.json'), '{"cassette": 1, "request": {}}');
