@@ -84,6 +84,11 @@ export function checkTelemetry(value: unknown): void {
   }
 }
 
+/** A call's cache mode (`RequestOptions.cache`; the AI SDK provider's `providerOptions.unifiedGateway.cache`). `undefined` passes: 'use'. */
+export function checkCacheMode(field: string, value: unknown): void {
+  if (value !== undefined && value !== 'use' && value !== 'refresh' && value !== 'bypass') throw new ValidationError(field, "must be 'use', 'refresh' or 'bypass'");
+}
+
 /** The per-request options, checked before anything is sent. */
 export function checkRequestOptions(options: RequestOptions): void {
   checkNumber('timeout', options.timeout, 'ms');
@@ -95,7 +100,7 @@ export function checkRequestOptions(options: RequestOptions): void {
     throw new ValidationError('signal', 'must be an AbortSignal (e.g. controller.signal)');
   }
   if (options.headers !== undefined) checkHeaders('headers', options.headers);
-  if (options.cache !== undefined && options.cache !== 'use' && options.cache !== 'refresh' && options.cache !== 'bypass') throw new ValidationError('cache', "must be 'use', 'refresh' or 'bypass'");
+  checkCacheMode('cache', options.cache);
   if (options.fetchOptions !== undefined) checkFetchOptions('fetchOptions', options.fetchOptions);
 }
 
