@@ -140,3 +140,13 @@ describe('a request refuses, before sending, what would escape as a raw TypeErro
     expect(rec.calls).toHaveLength(0);
   });
 });
+
+describe('telemetry', () => {
+  it('leaves a call unwatched when startCall returns something that is not an object, rather than failing it', async () => {
+    server.use(http.post(`${BASE}/chat/completions`, () => HttpResponse.json({ id: 'c' })));
+    for (const returned of [5, 'observer', true, null, undefined]) {
+      const telemetry = { startCall: () => returned } as unknown as GatewayOptions['telemetry'];
+      expect(await client({ telemetry }).chat.completions.create(chatParams)).toEqual({ id: 'c' });
+    }
+  });
+});
