@@ -121,6 +121,28 @@ describe('record', () => {
     expect(read(files()[0] as string).request.path).toBe('models?api_key=[REDACTED]');
   });
 
+  it('writes the key in no other encoding either: URL-encoded, JSON-escaped, or inside Basic credentials', async () => {
+    const key = 'sk-live/0123+4567"89\\abc=def';
+    const forms = [encodeURIComponent(key), JSON.stringify(key).slice(1, -1), btoa(`u:${key}`), btoa(`us:${key}`), btoa(`use:${key}`)];
+    const keyed = createMockGateway({ apiKey: key });
+    const echoing = async (input: Request | string | URL, init?: RequestInit) => {
+      const res = await keyed.fetch(input, init);
+      const text = (await res.text()).replaceAll('said:', `said (${forms.join(' ')}):`);
+      const headers = new Headers(res.headers);
+      headers.set('x-echo', forms.join(' '));
+      return new Response(text, { status: res.status, headers });
+    };
+    const reply = await client(recorder({ dir, mode: 'record', fetch: echoing }).fetch, { apiKey: key }).chat.completions.create(ask('hi'));
+    expect(reply.choices[0]?.message.content).toContain(forms[2]);
+    const text = readFileSync(join(dir, files()[0] as string), 'utf8');
+    // As the file holds them: JSON-escaped once more in the body; the header as it came.
+    for (const form of forms) {
+      const middle = form.length > 12 ? form.slice(4, -4) : form;
+      expect(text, `the cassette holds ${form}`).not.toContain(JSON.stringify(middle).slice(1, -1));
+      expect(text, `the cassette holds ${form}`).not.toContain(middle);
+    }
+  });
+
   it('keeps a stream frame by frame, and replays it byte for byte (multi-byte text included)', async () => {
     const body = JSON.stringify({ ...askStream('héllo wörld 你好 🌍🚀 end'), stream_options: { include_usage: true } });
     const init = () => ({ method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
