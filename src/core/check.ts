@@ -31,10 +31,14 @@ export function checkNumber(name: string, value: unknown, kind: 'count' | 'ms' |
 }
 
 /**
- * A base URL as given, trimmed and without trailing slashes. It must be an absolute http(s)
- * URL without credentials, query or fragment (the path is joined to it as it is). A path
- * that does not end in /v1 is accepted (some gateways mount the API elsewhere); errors it
- * leads to say so (see `baseURLHint` in error-factory.ts).
+ * A base URL as `new URL()` reads it, without trailing slashes: scheme and host in lower
+ * case, a default port dropped, the path as given (case kept; fetch would encode it the
+ * same way). So `HTTP://Gateway.Example/v1` and `http://gateway.example/v1` are one base:
+ * the URLs fetch and redirects report are in this form, and failover, redirects and the
+ * fleet's store keys compare them as strings. It must be an absolute http(s) URL without
+ * credentials, query or fragment (the path is joined to it as it is). A path that does not
+ * end in /v1 is accepted (some gateways mount the API elsewhere); errors it leads to say so
+ * (see `baseURLHint` in error-factory.ts).
  */
 export function checkBaseURL(name: string, value: string): string {
   const trimmed = value.trim();
@@ -48,7 +52,7 @@ export function checkBaseURL(name: string, value: string): string {
   // Never quoted back: the password would end up in the message.
   if (url.username || url.password) throw new ValidationError(name, 'must not contain credentials (use apiKey or defaultHeaders)');
   if (/[?#]/.test(trimmed)) throw new ValidationError(name, 'must not have a query or fragment (paths are appended to it)');
-  return trimmed.replace(/\/+$/, '');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** What fetch refuses in a header value. */
