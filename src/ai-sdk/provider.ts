@@ -96,14 +96,28 @@ function lazyProvider(options: GatewayOptions = {}, made?: GatewayClient): Unifi
 }
 
 function providerOf(client: () => GatewayClient): UnifiedGatewayProvider {
-  const languageModel = (modelId: string) => new UnifiedGatewayLanguageModel(modelId, client);
+  const languageModel = (modelId: string) => new UnifiedGatewayLanguageModel(checkModelId(modelId), client);
   const provider = Object.assign((modelId: string) => languageModel(modelId), {
     specificationVersion: 'v3' as const,
     languageModel,
-    embeddingModel: (modelId: string) => new UnifiedGatewayEmbeddingModel(modelId, client),
-    imageModel: (modelId: string) => new UnifiedGatewayImageModel(modelId, client),
-    transcriptionModel: (modelId: string) => new UnifiedGatewayTranscriptionModel(modelId, client),
-    videoModel: (modelId: string) => new UnifiedGatewayVideoModel(modelId, client),
+    embeddingModel: (modelId: string) => new UnifiedGatewayEmbeddingModel(checkModelId(modelId), client),
+    imageModel: (modelId: string) => new UnifiedGatewayImageModel(checkModelId(modelId), client),
+    transcriptionModel: (modelId: string) => new UnifiedGatewayTranscriptionModel(checkModelId(modelId), client),
+    videoModel: (modelId: string) => new UnifiedGatewayVideoModel(checkModelId(modelId), client),
   });
   return Object.defineProperty(provider, 'client', { get: client, enumerable: true }) as unknown as UnifiedGatewayProvider;
+}
+
+/**
+ * A model id, checked when the model is made: one that is not a string failed at the first
+ * call with a TypeError from deep inside. A ValidationError like the provider's other
+ * arguments: the AI SDK's providers have no error of their own for a malformed id
+ * (`NoSuchModelError` is for a provider without that kind of model).
+ */
+function checkModelId(modelId: unknown): string {
+  if (typeof modelId !== 'string' || modelId.trim() === '') {
+    const got = modelId === null ? 'null' : typeof modelId === 'string' ? 'an empty string' : typeof modelId;
+    throw new ValidationError('modelId', `must be a non-empty string, such as gw('gpt-4o-mini') or gw.embeddingModel('text-embedding-3-small') (got ${got})`);
+  }
+  return modelId;
 }

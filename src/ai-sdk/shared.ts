@@ -1,11 +1,12 @@
 import type { JSONObject, SharedV3ProviderMetadata, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import { checkCacheMode } from '../core/check.js';
 import type { RequestOptions } from '../index.js';
 
 /** The key of `providerOptions` this provider reads, and of the `providerMetadata` it writes. */
 export const PROVIDER_OPTIONS_KEY = 'unifiedGateway';
 
 /** Request options a caller may set per call under `providerOptions.unifiedGateway`; the rest goes into the body. */
-const requestOptionKeys = ['fallbackModels', 'timeout', 'idleTimeout', 'totalTimeout', 'maxRetries'] as const;
+const requestOptionKeys = ['fallbackModels', 'timeout', 'idleTimeout', 'totalTimeout', 'maxRetries', 'cache'] as const;
 
 /** The caller's `providerOptions.unifiedGateway`, split into body fields and request options. */
 export function splitProviderOptions(providerOptions: Record<string, unknown> | undefined): { body: Record<string, unknown>; request: RequestOptions } {
@@ -15,6 +16,8 @@ export function splitProviderOptions(providerOptions: Record<string, unknown> | 
   if (given && typeof given === 'object') {
     for (const [key, value] of Object.entries(given)) {
       if (value === undefined) continue;
+      // Checked here to name the option as the caller wrote it; the client checks the others under their own names.
+      if (key === 'cache') checkCacheMode(`providerOptions.${PROVIDER_OPTIONS_KEY}.cache`, value);
       if ((requestOptionKeys as readonly string[]).includes(key)) request[key] = value;
       else body[key] = value;
     }

@@ -1,4 +1,5 @@
 import { ValidationError } from './errors.js';
+import type { GatewayHooks } from './hooks.js';
 import type { RequestOptions } from './types.js';
 
 // Checks of the options a client and a request take, written out rather than with zod: they
@@ -8,22 +9,36 @@ import type { RequestOptions } from './types.js';
 const MAX_MS = 2_147_483_647;
 
 /**
+ * The most retries a call may make (`maxRetries`), as the command line's `--max-retries`.
+ * Each is a full attempt with its own timeout and pause: `maxRetries: 1e9` would retry a
+ * dead gateway for days, so a larger number is refused rather than cut silently.
+ */
+export const MAX_RETRIES = 100;
+
+/**
  * Checks a numeric option, for the client's options and a request's alike:
- * `count` a whole number >= 0 (retries), `ms` a delay >= 1 ms, `ms0` a delay >= 0 ms.
- * `undefined` passes (the default applies).
+ * `count` a whole number from 0 to {@link MAX_RETRIES} (retries), `ms` a delay >= 1 ms,
+ * `ms0` a delay >= 0 ms. `undefined` passes (the default applies).
  */
 export function checkNumber(name: string, value: unknown, kind: 'count' | 'ms' | 'ms0'): void {
   if (value === undefined) return;
   const min = kind === 'ms' ? 1 : 0;
-  const ok = typeof value === 'number' && value >= min && value <= MAX_MS && (kind !== 'count' || Number.isInteger(value));
-  if (!ok) throw new ValidationError(name, kind === 'count' ? 'must be an integer >= 0' : `must be a number of ms between ${min} and ${MAX_MS}`);
+  const max = kind === 'count' ? MAX_RETRIES : MAX_MS;
+  const ok = typeof value === 'number' && value >= min && value <= max && (kind !== 'count' || Number.isInteger(value));
+  if (!ok) {
+    throw new ValidationError(name, kind === 'count' ? `must be a whole number from 0 to ${MAX_RETRIES} (to bound a call's time, use totalTimeout)` : `must be a number of ms between ${min} and ${MAX_MS}`);
+  }
 }
 
 /**
- * A base URL as given, trimmed and without trailing slashes. It must be an absolute http(s)
- * URL without credentials, query or fragment (the path is joined to it as it is). A path
- * that does not end in /v1 is accepted (some gateways mount the API elsewhere); errors it
- * leads to say so (see `baseURLHint` in error-factory.ts).
+ * A base URL as `new URL()` reads it, without trailing slashes: scheme and host in lower
+ * case, a default port dropped, the path as given (case kept; fetch would encode it the
+ * same way). So `HTTP://Gateway.Example/v1` and `http://gateway.example/v1` are one base:
+ * the URLs fetch and redirects report are in this form, and failover, redirects and the
+ * fleet's store keys compare them as strings. It must be an absolute http(s) URL without
+ * credentials, query or fragment (the path is joined to it as it is). A path that does not
+ * end in /v1 is accepted (some gateways mount the API elsewhere); errors it leads to say so
+ * (see `baseURLHint` in error-factory.ts).
  */
 export function checkBaseURL(name: string, value: string): string {
   const trimmed = value.trim();
@@ -37,7 +52,7 @@ export function checkBaseURL(name: string, value: string): string {
   // Never quoted back: the password would end up in the message.
   if (url.username || url.password) throw new ValidationError(name, 'must not contain credentials (use apiKey or defaultHeaders)');
   if (/[?#]/.test(trimmed)) throw new ValidationError(name, 'must not have a query or fragment (paths are appended to it)');
-  return trimmed.replace(/\/+$/, '');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** What fetch refuses in a header value. */
@@ -66,14 +81,50 @@ export function checkHeaders(field: string, headers: unknown): void {
 }
 
 /**
- * `fetchOptions`: an object of extra fetch init fields. A `dispatcher` (undici's) must have
- * a `dispatch` method: otherwise fetch fails inside, as a connection error retried in vain.
+ * The values fetch takes for the RequestInit fields it checks by list (the Fetch standard's
+ * enums). `navigate` is a mode only a browser's own navigations have: fetch refuses it.
+ */
+const FETCH_ENUMS: Readonly<Record<string, readonly string[]>> = {
+  mode: ['cors', 'no-cors', 'same-origin'],
+  credentials: ['omit', 'same-origin', 'include'],
+  cache: ['default', 'no-store', 'reload', 'no-cache', 'force-cache', 'only-if-cached'],
+  referrerPolicy: ['', 'no-referrer', 'no-referrer-when-downgrade', 'same-origin', 'origin', 'strict-origin', 'origin-when-cross-origin', 'strict-origin-when-cross-origin', 'unsafe-url'],
+  priority: ['high', 'low', 'auto'],
+  duplex: ['half'],
+};
+
+/**
+ * `fetchOptions`: an object of extra fetch init fields. What fetch would refuse when sending
+ * is refused here: fetch throws at once, and that was reported as a connection error and
+ * retried in vain. A `dispatcher` (undici's) must have a `dispatch` method; `window` can
+ * only be null (outside a browser's own pages there is no window to give); the enum fields
+ * take their listed values.
  */
 export function checkFetchOptions(field: string, value: unknown): void {
   if (value === undefined) return;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ValidationError(field, 'must be an object');
-  const { dispatcher } = value as { dispatcher?: { dispatch?: unknown } | null };
+  const init = value as Record<string, unknown>;
+  const { dispatcher } = init as { dispatcher?: { dispatch?: unknown } | null };
   if (dispatcher !== undefined && typeof dispatcher?.dispatch !== 'function') throw new ValidationError(`${field}.dispatcher`, 'must be an undici Dispatcher (with a dispatch method)');
+  if (init.window !== undefined && init.window !== null) throw new ValidationError(`${field}.window`, 'can only be null (fetch refuses any other value): leave it out');
+  for (const [name, allowed] of Object.entries(FETCH_ENUMS)) {
+    const given = init[name];
+    if (given !== undefined && !allowed.includes(given as string)) throw new ValidationError(`${field}.${name}`, `must be one of ${allowed.map((v) => `'${v}'`).join(', ')}`);
+  }
+}
+
+/** The hooks a client calls, each a function or undefined (GatewayHooks); the type makes the list complete. */
+const HOOK_NAMES: Readonly<Record<keyof GatewayHooks, true>> = { onRequest: true, onResponse: true, onRetry: true, onFailover: true, onModelFallback: true, onFleet: true, onCache: true };
+
+/** The client's `hooks`: a hook of another type was ignored in silence, and a misspelt one never called. */
+export function checkHooks(value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ValidationError('hooks', 'must be an object of hook functions, e.g. { onRetry: (e) => log(e) }');
+  const names = Object.keys(HOOK_NAMES);
+  for (const [name, hook] of Object.entries(value)) {
+    if (!Object.hasOwn(HOOK_NAMES, name)) throw new ValidationError(`hooks.${name}`, `is not a hook: use ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`);
+    if (hook !== undefined && typeof hook !== 'function') throw new ValidationError(`hooks.${name}`, `must be a function (got ${hook === null ? 'null' : typeof hook})`);
+  }
 }
 
 /** The client's `telemetry`: anything with a `startCall` method (else every call would fail with a TypeError). */
@@ -82,6 +133,11 @@ export function checkTelemetry(value: unknown): void {
   if (typeof (value as { startCall?: unknown } | null)?.startCall !== 'function') {
     throw new ValidationError('telemetry', "must be openTelemetry() from 'unified-gateway/otel', or an object with a startCall(redactor) method");
   }
+}
+
+/** A call's cache mode (`RequestOptions.cache`; the AI SDK provider's `providerOptions.unifiedGateway.cache`). `undefined` passes: 'use'. */
+export function checkCacheMode(field: string, value: unknown): void {
+  if (value !== undefined && value !== 'use' && value !== 'refresh' && value !== 'bypass') throw new ValidationError(field, "must be 'use', 'refresh' or 'bypass'");
 }
 
 /** The per-request options, checked before anything is sent. */
@@ -95,7 +151,7 @@ export function checkRequestOptions(options: RequestOptions): void {
     throw new ValidationError('signal', 'must be an AbortSignal (e.g. controller.signal)');
   }
   if (options.headers !== undefined) checkHeaders('headers', options.headers);
-  if (options.cache !== undefined && options.cache !== 'use' && options.cache !== 'refresh' && options.cache !== 'bypass') throw new ValidationError('cache', "must be 'use', 'refresh' or 'bypass'");
+  checkCacheMode('cache', options.cache);
   if (options.fetchOptions !== undefined) checkFetchOptions('fetchOptions', options.fetchOptions);
 }
 

@@ -1,6 +1,6 @@
 import type { Redactor } from '../internal/redact.js';
 import { readEnv } from '../internal/env.js';
-import { checkApiKey, checkNumber } from './check.js';
+import { checkApiKey, checkHooks, checkNumber } from './check.js';
 import { GatewayError, ValidationError } from './errors.js';
 import type { CoreEvents, GatewayHooks } from './hooks.js';
 import { combineEvents, LOG_LEVELS, loggerEvents, type Logger, type LogLevel } from './logger.js';
@@ -72,6 +72,7 @@ export function resolveRetry(options: RetryOptions | undefined): RetryPacing {
  * line logger at the same level for what is not a call's event (the store's outages).
  */
 export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLevel | undefined, logger: Logger | undefined, redactor: Redactor): { events: CoreEvents; log: LineLogger } {
+  checkHooks(hooks);
   const fromEnv = logLevel === undefined ? readEnv('GATEWAY_LOG') : undefined;
   const level = logLevel ?? fromEnv ?? 'warn';
   if (!LOG_LEVELS.includes(level as LogLevel)) {

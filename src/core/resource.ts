@@ -1,4 +1,5 @@
 import { APIPromise } from './api-promise.js';
+import { guardTelemetry } from './telemetry.js';
 import type { CallRequest, CoreConfig, DownloadOptions, RequestOptions, Schema, StreamClass } from './types.js';
 
 /**
@@ -11,9 +12,12 @@ export type APIClient = object;
 
 const configs = new WeakMap<APIClient, CoreConfig>();
 
-/** @internal Attaches a client's resolved configuration; called once by its constructor. */
+/**
+ * @internal Attaches a client's resolved configuration; called once by its constructor.
+ * The one place every client's configuration passes: its telemetry is guarded here.
+ */
 export function bindConfig(client: APIClient, config: CoreConfig): void {
-  configs.set(client, config);
+  configs.set(client, config.telemetry ? { ...config, telemetry: guardTelemetry(config.telemetry) } : config);
 }
 
 /** @internal The resolved configuration of a client. */

@@ -99,3 +99,17 @@ export interface AttemptObserver {
   /** The attempt was answered with `status` (for a stream: its first bytes arrived), or failed with `error`. */
   end(status: number | undefined, error?: unknown): void;
 }
+
+/**
+ * The client's telemetry as the core calls it: a `startCall` that returns something other
+ * than an object (a number, a string) leaves the call unwatched, as undefined does, rather
+ * than failing it with a TypeError when the core calls the observer's methods.
+ */
+export function guardTelemetry(telemetry: Telemetry): Telemetry {
+  return {
+    startCall(redactor) {
+      const observer: unknown = telemetry.startCall(redactor);
+      return typeof observer === 'object' && observer !== null ? (observer as CallObserver) : undefined;
+    },
+  };
+}

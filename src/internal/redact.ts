@@ -7,23 +7,36 @@ const CREDENTIAL_HEADERS = /^(?:authorization|proxy-authorization|cookie|x-api-k
 /** True for a header whose value is a credential (the recorder of `unified-gateway/testing` never writes one). */
 export const isCredentialHeader = (name: string): boolean => CREDENTIAL_HEADERS.test(name);
 
+/** Secrets shorter than this are not removed: replacing them would mangle ordinary text. */
+export const MIN_SECRET_LENGTH = 4;
+
+/**
+ * Secrets at least this long are also removed in base64. The stable part of a shorter one's
+ * base64 is too short to tell from ordinary base64 text.
+ */
+const MIN_BASE64_SECRET_LENGTH = 12;
+
 /** How many distinct secrets one client remembers: a rotating key adds one per rotation. */
 const MAX_SECRETS = 16;
 
 /**
  * Removes a client's secrets (its API key, and every key a key function has returned) from
  * text before it can reach an error, a log line or a hook (error-factory.ts applies it to
- * whole bodies and causes). The secrets live in a private field, so no inspection of the
- * object shows them.
+ * whole bodies and causes). Each secret is removed as it is and in the forms a server or a
+ * proxy echoes it in: URL-encoded, JSON-escaped, and base64 (see {@link encodedForms}). The
+ * secrets live in a private field, so no inspection of the object shows them.
  */
 export class Redactor {
-  #secrets: string[] = [];
+  #secrets: Array<{ secret: string; forms: readonly string[] }> = [];
+  /** Every form of every secret, longest first: a longer form is replaced whole before a shorter one inside it could split it. */
+  #forms: string[] = [];
 
   /** Remembers a secret. Very short ones are ignored: replacing them would mangle ordinary text. */
   add(secret: string): void {
-    if (secret.length < 4 || this.#secrets.includes(secret)) return;
-    this.#secrets.push(secret);
+    if (secret.length < MIN_SECRET_LENGTH || this.#secrets.some((s) => s.secret === secret)) return;
+    this.#secrets.push({ secret, forms: encodedForms(secret) });
     if (this.#secrets.length > MAX_SECRETS) this.#secrets.shift();
+    this.#forms = [...new Set(this.#secrets.flatMap((s) => s.forms))].sort((a, b) => b.length - a.length);
   }
 
   /**
@@ -41,13 +54,14 @@ export class Redactor {
   }
 
   /**
-   * Where secrets occur in `text`: `[start, end)` ranges in order, overlapping ones merged
-   * (for text that must be masked in place, such as a stream's fields joined: streams/redact-frames.ts).
+   * Where secrets occur in `text`, in any of their forms: `[start, end)` ranges in order,
+   * overlapping ones merged (for text that must be masked in place, such as a stream's fields
+   * joined: core/streams/redact-frames.ts).
    */
   find(text: string): Array<[number, number]> {
     const found: Array<[number, number]> = [];
-    for (const secret of this.#secrets) {
-      for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) found.push([at, at + secret.length]);
+    for (const form of this.#forms) {
+      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) found.push([at, at + form.length]);
     }
     found.sort((a, b) => a[0] - b[0]);
     const merged: Array<[number, number]> = [];
@@ -59,9 +73,37 @@ export class Redactor {
     return merged;
   }
 
-  /** The text with every secret replaced by {@link REDACTED}. */
+  /** The text with every secret, in each of its forms, replaced by {@link REDACTED}. */
   string(text: string): string {
-    for (const secret of this.#secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED);
+    for (const form of this.#forms) if (text.includes(form)) text = text.split(form).join(REDACTED);
     return text;
   }
+}
+
+/**
+ * A secret and the forms it is echoed in: URL-encoded (`encodeURIComponent`, a key in a query
+ * string), JSON-escaped (a key with `"` or `\` inside a JSON string), and base64 (inside
+ * `Authorization: Basic base64(user:key)`, or any encoded blob). A secret's base64 depends on
+ * where it starts within a 3-byte group, so each of the three alignments is kept, and of
+ * each only the characters made of the secret's bits alone (the stable middle), as secret
+ * scanners do: the one or two characters at each end mix in the bytes around it.
+ */
+function encodedForms(secret: string): string[] {
+  const forms = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+  if (secret.length >= MIN_BASE64_SECRET_LENGTH) for (const middle of base64Middles(new TextEncoder().encode(secret))) forms.add(middle);
+  return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+/** The stable middle of `bytes`' base64 when it starts 0, 1 or 2 bytes into a 3-byte group. */
+function base64Middles(bytes: Uint8Array): string[] {
+  const middles: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    let binary = '\0'.repeat(offset);
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    // Character i holds bits 6i to 6i+5: it is the secret's alone when they all fall within its bytes.
+    const start = Math.ceil((8 * offset) / 6);
+    const end = Math.floor((8 * (offset + bytes.length)) / 6);
+    middles.push(btoa(binary).slice(start, end));
+  }
+  return middles;
 }

@@ -39,6 +39,18 @@ export async function writeCassetteFile(dir: string, name: string, text: string)
   await rename(temporary, joinPath(dir, name));
 }
 
+/**
+ * Makes sure a cassette can be written to `dir` (created if needed) by writing and removing
+ * an empty file: permission bits alone cannot say (root, read-only mounts, ACLs).
+ */
+export async function checkWritableDir(dir: string): Promise<void> {
+  const { mkdir, rm, writeFile } = await fs();
+  await mkdir(dir, { recursive: true });
+  const probe = joinPath(dir, `.write-check.${Math.random().toString(36).slice(2)}.tmp`);
+  await writeFile(probe, '', 'utf8');
+  await rm(probe, { force: true });
+}
+
 /** Removes files of `dir` by name; a file already gone is no error. */
 export async function removeCassetteFiles(dir: string, names: readonly string[]): Promise<void> {
   const { rm } = await fs();

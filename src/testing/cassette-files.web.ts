@@ -10,4 +10,5 @@ const unavailable = (): Promise<never> => Promise.reject(new Error('Cassette fil
 export const readCassetteFiles = (_dir: string): Promise<Array<{ name: string; text: string }> | undefined> => unavailable();
 export const listCassetteFiles = (_dir: string): Promise<string[]> => unavailable();
 export const writeCassetteFile = (_dir: string, _name: string, _text: string): Promise<void> => unavailable();
+export const checkWritableDir = (_dir: string): Promise<void> => unavailable();
 export const removeCassetteFiles = (_dir: string, _names: readonly string[]): Promise<void> => unavailable();

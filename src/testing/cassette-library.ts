@@ -13,6 +13,8 @@ export interface LoadedCassette {
 /** Where cassettes come from, and which body fields matching leaves out. */
 export interface LibrarySource {
   dir?: string | undefined;
+  /** The option `dir` came from, as errors name it. @default 'dir' */
+  field?: string | undefined;
   cassettes?: readonly unknown[] | undefined;
   ignore: readonly string[];
 }
@@ -24,6 +26,15 @@ export interface Miss {
   differences: string[];
   /** All of it in sentences, naming the request and where the cassettes are. */
   text: string;
+}
+
+/** The cassette files of `dir`; a directory that cannot be read (not a directory, no permission) is a ValidationError, never a connection error to retry. */
+async function readDir(dir: string, field: string): Promise<Array<{ name: string; text: string }> | undefined> {
+  try {
+    return await readCassetteFiles(dir);
+  } catch (error) {
+    throw new ValidationError(field, `${dir} cannot be read (${(error as Error).message}). Pass the path of a directory of cassette files (it need not exist yet).`);
+  }
 }
 
 /**
@@ -45,7 +56,7 @@ export class CassetteLibrary {
 
   /** Reads `dir` (when given) and the inline cassettes. A file that is not a cassette is a ValidationError naming it. */
   static async load(source: LibrarySource): Promise<CassetteLibrary> {
-    const files = source.dir === undefined ? [] : await readCassetteFiles(source.dir);
+    const files = source.dir === undefined ? [] : await readDir(source.dir, source.field ?? 'dir');
     const inline = source.cassettes ?? [];
     const places = [
       ...(source.dir === undefined ? [] : [`${source.dir}${files === undefined ? ' (it does not exist)' : ''}`]),

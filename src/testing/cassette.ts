@@ -134,9 +134,16 @@ export function toCassette(value: unknown, where: string): Cassette {
   const { request, response, sequence } = value;
   if (!isRecord(request) || typeof request.method !== 'string' || typeof request.path !== 'string') return fail('request needs a method and a path');
   if (!isRecord(response) || typeof response.status !== 'number' || !isRecord(response.headers)) return fail('response needs a status and headers');
-  if (Object.values(response.headers).some((v) => typeof v !== 'string')) return fail('response header values must be strings');
+  // Everything replay hands to new Response() is checked here: a value it throws on would reach the client as a connection error, retried in vain.
+  if (!(Number.isInteger(response.status) && response.status >= 200 && response.status <= 599)) return fail(`response.status must be a whole number from 200 to 599 (a fetch response's), got ${JSON.stringify(response.status)}`);
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (typeof value !== 'string') return fail('response header values must be strings');
+    if (!isHeader(name, value)) return fail(`response.headers[${JSON.stringify(name)}] is not a valid header (a token name; a value without line breaks)`);
+  }
   if (response.frames !== undefined && !(Array.isArray(response.frames) && response.frames.every((f) => typeof f === 'string'))) return fail('response.frames must be strings');
   if ((response.text !== undefined && typeof response.text !== 'string') || (response.base64 !== undefined && typeof response.base64 !== 'string')) return fail('response.text and response.base64 must be strings');
+  if (typeof response.base64 === 'string' && !isBase64(response.base64)) return fail('response.base64 must be base64 (A-Z, a-z, 0-9, +, / and = padding)');
+  if (response.cut !== undefined && typeof response.cut !== 'boolean') return fail('response.cut must be true or false');
   if (sequence !== undefined && !(Number.isInteger(sequence) && (sequence as number) >= 1)) return fail('sequence must be a whole number from 1');
   const kept: CassetteRequest = { method: request.method.toUpperCase(), path: request.path };
   if (request.body !== undefined) kept.body = sortKeys(request.body);
@@ -145,6 +152,19 @@ export function toCassette(value: unknown, where: string): Cassette {
   if (isRecord(request.bytes)) kept.bytes = request.bytes as { size: number; sha256: string };
   return { cassette: 1, request: kept, response: response as unknown as CassetteResponse, ...(sequence !== undefined ? { sequence: sequence as number } : {}) };
 }
+
+/** What `new Headers()` accepts, asked of it rather than restated. */
+function isHeader(name: string, value: string): boolean {
+  try {
+    new Headers([[name, value]]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Standard padded base64, as `toBase64` writes it (atob would throw at replay on anything else). */
+const isBase64 = (text: string): boolean => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';

@@ -1,14 +1,13 @@
-import { ValidationError } from '../core/errors.js';
 import { Redactor } from '../internal/redact.js';
 import { canonicalRequest } from './canonical.js';
 import { replayResponse, type Cassette } from './cassette.js';
-import { hasFileSystem } from './cassette-files.js';
 import { CassetteLibrary } from './cassette-library.js';
 import { CATALOG_CREATED, defaultModels, type MockModel } from './catalog.js';
 import { chat } from './chat.js';
 import type { MockChatReply } from './chat-script.js';
 import { isObject, type MockContext } from './context.js';
 import { applyFault, takeFault, type MockFault, type QueuedFault } from './faults.js';
+import { checkMockOptions } from './mock-options.js';
 import { dataUrl, describeForm, editImages, generateImages, mockFile, transcribe } from './media.js';
 import { serve, type ServeOptions, type Served } from './node-server.js';
 import { createPromptCache, type MockCacheHints } from './prompt-cache.js';
@@ -53,7 +52,7 @@ export interface MockGatewayOptions {
    * of cassette files (Node, Deno, Bun) or the cassettes inline. A request no cassette
    * matches gets a 404 `cassette_not_found` whose message names it and shows how it differs
    * from the nearest cassette. Faults still apply first; the catalogue, script and
-   * parameter checks do not.
+   * parameter checks do not. Inline cassettes are checked when the mock is made.
    * @example
    * const { url } = await createMockGateway({ cassettes: 'test/cassettes' }).listen();
    */
@@ -88,7 +87,11 @@ export interface MockGateway {
    * `http.all('*', ({ request }) => mock.handler(request))`.
    */
   handler: (request: Request) => Promise<Response>;
-  /** Serves the mock over node:http on 127.0.0.1 (a free port by default); `url` ends in /v1. */
+  /**
+   * Serves the mock over node:http on 127.0.0.1 (a free port by default); `url` ends in /v1.
+   * With `cassettes` as a directory, its files are read first: one that is not a cassette
+   * rejects with a `ValidationError` naming it.
+   */
   listen(options?: ServeOptions): Promise<Served>;
   /** Queues a scripted fault for the next matching request(s). */
   inject(fault: MockFault): void;
@@ -117,6 +120,7 @@ export interface MockGateway {
  * const client = new Gateway({ apiKey: 'test-key', baseURL: 'http://mock.local/v1', fetch: mock.fetch });
  */
 export function createMockGateway(options: MockGatewayOptions = {}): MockGateway {
+  checkMockOptions(options);
   const apiKey = options.apiKey ?? 'test-key';
   const models = options.models ?? defaultModels;
   const stallTimeoutMs = options.stallTimeoutMs ?? 30_000;
@@ -127,9 +131,6 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   let counter = 0;
 
   const cassettes = options.cassettes;
-  if (typeof cassettes === 'string' && !hasFileSystem) {
-    throw new ValidationError('cassettes', 'as a directory needs a file system (Node, Deno or Bun). In a browser or an edge worker, import the cassettes and pass them inline: createMockGateway({ cassettes: [...] })');
-  }
   let loading: Promise<CassetteLibrary> | undefined;
   let loaded: CassetteLibrary | undefined;
   const library = () =>
@@ -272,7 +273,11 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   return {
     fetch,
     handler: (request) => handle(request).catch(() => Response.error()),
-    listen: (serveOptions) => serve(fetch, serveOptions),
+    listen: async (serveOptions) => {
+      // A directory's cassettes are read before serving: one that cannot be loaded is refused here, naming the file, rather than answered as a 500 to every request.
+      if (typeof cassettes === 'string') await library();
+      return serve(fetch, serveOptions);
+    },
     inject,
     clearFaults: () => {
       queue.length = 0;

@@ -1,10 +1,10 @@
 import { GatewayError, ValidationError } from '../core/errors.js';
 import { isRecord } from '../internal/is-record.js';
-import { Redactor } from '../internal/redact.js';
+import { MIN_SECRET_LENGTH, Redactor } from '../internal/redact.js';
 import { canonicalRequest, decodeText, matchKey, modelOf, parseJSON, type CassetteRequest } from './canonical.js';
-import { bodyKind, cassetteName, cassetteText, replayResponse, splitFrames, storedBody, storedHeaders, type Cassette, type CassetteResponse } from './cassette.js';
+import { bodyKind, cassetteName, cassetteText, replayResponse, splitFrames, storedBody, storedHeaders, toCassette, type Cassette, type CassetteResponse } from './cassette.js';
 import { CassetteNotFoundError } from './cassette-error.js';
-import { hasFileSystem, listCassetteFiles, removeCassetteFiles, writeCassetteFile } from './cassette-files.js';
+import { checkWritableDir, hasFileSystem, listCassetteFiles, removeCassetteFiles, writeCassetteFile } from './cassette-files.js';
 import { CassetteLibrary } from './cassette-library.js';
 
 /** `record`: always send, and write what came back; `replay`: only cassettes, nothing sent; `auto`: replay what exists, record the rest. */
@@ -14,7 +14,9 @@ export type RecorderMode = 'record' | 'replay' | 'auto';
 export interface RecorderOptions {
   /**
    * The directory of cassette files, one JSON file per request (Node, Deno and Bun; created
-   * when the first cassette is written). In a browser or an edge worker, pass `cassettes`.
+   * before the first request is recorded). A directory that cannot be read, or written when
+   * a request is to be recorded, is a `ValidationError` before anything is sent. In a browser
+   * or an edge worker, pass `cassettes`.
    */
   dir?: string | undefined;
   /** Cassettes given inline (imported JSON files), replayed as if they were in `dir`; the only source where there is no file system. */
@@ -34,7 +36,7 @@ export interface RecorderOptions {
    * against another. @default the path after the URL's first `/v1/` (the whole path when it has none)
    */
   baseURL?: string | undefined;
-  /** More strings never written, besides the key and the credential headers each request carries. */
+  /** More strings never written, besides the key and the credential headers each request carries; each at least 4 characters. */
   secrets?: readonly string[] | undefined;
 }
 
@@ -75,14 +77,23 @@ const MODES: readonly RecorderMode[] = ['record', 'replay', 'auto'];
  * const client = new Gateway({ apiKey, baseURL, fetch: rec.fetch });
  */
 export function recorder(options: RecorderOptions = {}): Recorder {
+  checkOptions(options);
+  // Inline cassettes are checked now; a dir's files when the first request loads them (before anything is sent).
+  for (const [i, cassette] of (options.cassettes ?? []).entries()) toCassette(cassette, `cassettes[${i}]`);
   const { dir, cassettes, baseURL } = options;
   const mode = options.mode ?? 'replay';
   const ignore = [...(options.ignore ?? [])];
-  checkOptions(options, mode);
   const entries: RecorderEntry[] = [];
   const recorded: Cassette[] = [];
   let loading: Promise<CassetteLibrary> | undefined;
   const library = () => (loading ??= CassetteLibrary.load({ dir, cassettes, ignore }));
+  let writable: Promise<void> | undefined;
+  /** Resolves once `dir` takes a cassette; checked before the first request is sent, so an unwritable dir costs no paid request. */
+  const checkDir = (at: string) =>
+    (writable ??= checkWritableDir(at).catch((error: unknown) => {
+      writable = undefined;
+      throw new ValidationError('dir', `${at} cannot be written (${(error as Error).message}). Nothing was sent. Pass a writable directory as dir, or replay only (mode: 'replay').`);
+    }));
   /** How many times this recorder has recorded each request: the next one's `sequence`. */
   const times = new Map<string, number>();
 
@@ -100,10 +111,11 @@ export function recorder(options: RecorderOptions = {}): Recorder {
       const found = mode === 'replay' || cassettes.has(canonical) ? cassettes.take(canonical) : undefined;
       if (found) {
         entries.push({ action: 'replayed', method: canonical.method, path: canonical.path, status: found.cassette.response.status, cassette: found.name });
-        return replayResponse(found.cassette, request.signal);
+        return replay(found.cassette, found.name, request.signal);
       }
       if (mode === 'replay') throw notFound(canonical, cassettes);
     }
+    if (dir !== undefined) await checkDir(dir);
     // The caller's own arguments where the body can be sent twice (they may carry options a Request drops, such as undici's dispatcher).
     const send = () => (isReusable(input, init) ? upstream(input, init) : upstream(request));
     return record(send, canonical, redactor);
@@ -151,25 +163,63 @@ export function recorder(options: RecorderOptions = {}): Recorder {
       }
       await writeCassetteFile(at, name, cassetteText(cassette));
     } catch (error) {
-      throw new GatewayError(`Could not write the cassette ${at}/${name}: ${(error as Error).message}`, { cause: error });
+      throw new GatewayError(`Could not write the cassette ${at}/${name}: ${(error as Error).message}. The request was sent and answered, but not recorded: free space or make ${at} writable, then record again.`, { cause: error });
     }
   }
 
   return { fetch, entries, recorded };
 }
 
-function checkOptions(options: RecorderOptions, mode: RecorderMode): void {
+/** The options {@link recorder} takes; any other key is a typo that would be ignored silently (`secret` for `secrets`). */
+const OPTION_NAMES: readonly string[] = ['dir', 'cassettes', 'mode', 'fetch', 'ignore', 'baseURL', 'secrets'];
+
+/** Each option checked before anything is recorded: a mistake here would write a secret or fail only once a paid request was sent. */
+function checkOptions(options: unknown): asserts options is RecorderOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ValidationError('options', `must be an object such as { dir: 'test/cassettes', mode: 'auto' } (got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options})`);
+  }
+  const unknown = Object.keys(options).find((key) => !OPTION_NAMES.includes(key));
+  if (unknown !== undefined) throw new ValidationError(unknown, `is not a recorder option: use ${OPTION_NAMES.join(', ')}`);
+  const { dir, cassettes, mode = 'replay', fetch, ignore, baseURL, secrets } = options as RecorderOptions;
   if (!MODES.includes(mode)) throw new ValidationError('mode', "must be 'record', 'replay' or 'auto'");
-  if (options.dir !== undefined && (typeof options.dir !== 'string' || options.dir === '')) throw new ValidationError('dir', 'must be a directory path');
-  if (options.cassettes !== undefined && !Array.isArray(options.cassettes)) throw new ValidationError('cassettes', 'must be an array of cassettes');
-  if (options.ignore !== undefined && !(Array.isArray(options.ignore) && options.ignore.every((p) => typeof p === 'string' && p !== ''))) {
+  if (dir !== undefined && (typeof dir !== 'string' || dir === '')) throw new ValidationError('dir', 'must be a directory path');
+  if (cassettes !== undefined && !Array.isArray(cassettes)) throw new ValidationError('cassettes', 'must be an array of cassettes');
+  if (fetch !== undefined && typeof fetch !== 'function') throw new ValidationError('fetch', 'must be a function with the signature of fetch (or left out for globalThis.fetch)');
+  if (ignore !== undefined && !(Array.isArray(ignore) && ignore.every((p) => typeof p === 'string' && p !== ''))) {
     throw new ValidationError('ignore', "must be an array of field paths such as 'metadata.trace_id'");
   }
-  if (options.dir !== undefined && !hasFileSystem) {
+  if (baseURL !== undefined && !(typeof baseURL === 'string' && isAbsoluteURL(baseURL))) throw new ValidationError('baseURL', 'must be an absolute URL such as https://gateway.example/v1');
+  if (secrets !== undefined) {
+    if (!Array.isArray(secrets)) throw new ValidationError('secrets', "must be an array of strings, e.g. secrets: ['tenant-token']");
+    for (const [i, secret] of secrets.entries()) {
+      // The redactor leaves shorter strings alone (replacing them would mangle ordinary text), so such a secret would be written.
+      if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) throw new ValidationError(`secrets[${i}]`, `must be a string of at least ${MIN_SECRET_LENGTH} characters`);
+    }
+  }
+  if (dir !== undefined && !hasFileSystem) {
     throw new ValidationError('dir', "needs a file system (Node, Deno or Bun). In a browser or an edge worker, import the cassettes and pass them inline: recorder({ cassettes, mode: 'replay' })");
   }
-  if (mode === 'replay' && options.dir === undefined && options.cassettes === undefined) {
+  if (mode === 'replay' && dir === undefined && cassettes === undefined) {
     throw new ValidationError('dir', "is needed to replay: pass dir (a directory of cassette files) or cassettes (inline)");
+  }
+}
+
+/** Without URL.canParse, which older runtimes the SDK supports lack. */
+function isAbsoluteURL(text: string): boolean {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A cassette's response; one that cannot be made (a check of `toCassette` missed it) names the file and is not a connection error to retry. */
+function replay(cassette: Cassette, name: string, signal: AbortSignal): Response {
+  try {
+    return replayResponse(cassette, signal);
+  } catch (error) {
+    throw new GatewayError(`The cassette ${name} cannot be replayed: ${(error as Error).message}. Record it again (mode 'record'), or correct the file.`, { cause: error });
   }
 }
 

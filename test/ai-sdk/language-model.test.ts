@@ -1,6 +1,7 @@
 import { generateText, jsonSchema, Output, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { memoryStore, ValidationError } from '../../src/index.js';
 import { mockProvider } from './helpers.js';
 import { PNG } from '../helpers/mock-client.js';
 
@@ -44,6 +45,28 @@ describe('generateText', () => {
     await generateText({ model: gw('gpt-4o-mini'), prompt: 'hi', providerOptions: { unifiedGateway: { user: 'u-1', parallel_tool_calls: false, fallbackModels: ['gpt-4o'] } } });
     expect(mock.requests[0]?.body).toMatchObject({ user: 'u-1', parallel_tool_calls: false });
     expect(mock.requests[0]?.body).not.toHaveProperty('fallbackModels');
+  });
+
+  it("takes the cache mode per call from providerOptions.unifiedGateway.cache ('use', 'refresh', 'bypass'), never as a body field", async () => {
+    const { gw, mock } = mockProvider({}, { cache: { store: memoryStore() } });
+    const ask = (cache?: string) => generateText({ model: gw('gpt-4o-mini'), prompt: 'cached?', ...(cache ? { providerOptions: { unifiedGateway: { cache } } } : {}) });
+    await ask();
+    await ask('use');
+    expect(mock.requests).toHaveLength(1);
+    await ask('bypass');
+    expect(mock.requests).toHaveLength(2);
+    await ask('refresh');
+    expect(mock.requests).toHaveLength(3);
+    for (const request of mock.requests) expect(request.body).not.toHaveProperty('cache');
+  });
+
+  it('refuses any other cache mode before sending, naming the provider option', async () => {
+    const { gw, mock } = mockProvider({}, { cache: { store: memoryStore() } });
+    const error = await generateText({ model: gw('gpt-4o-mini'), prompt: 'x', providerOptions: { unifiedGateway: { cache: 'skip' } } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ field: 'providerOptions.unifiedGateway.cache' });
+    expect((error as Error).message).toMatch(/must be 'use', 'refresh' or 'bypass'/);
+    expect(mock.requests).toHaveLength(0);
   });
 
   it('runs a tool and answers from its result (multi-step)', async () => {

@@ -2,7 +2,7 @@ import { embed, embedMany, experimental_generateVideo as generateVideo, experime
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { createUnifiedGateway } from '../../src/ai-sdk/index.js';
-import { VideoTaskFailedError } from '../../src/index.js';
+import { memoryStore, VideoTaskFailedError } from '../../src/index.js';
 import { BASE, client } from '../helpers/fixtures.js';
 import { useMswServer } from '../helpers/msw.js';
 import { PNG } from '../helpers/mock-client.js';
@@ -35,6 +35,19 @@ describe('embedding model', () => {
     expect(sizes.sort((a, b) => b - a)).toEqual([2048, 2]);
     expect(embeddings.map((e) => e[0])).toEqual(values.map(Number));
     expect(usage.tokens).toBe(2050);
+  });
+});
+
+describe('embedding model and the cache', () => {
+  it("bypasses the client's cache per call with providerOptions.unifiedGateway.cache, never as a body field", async () => {
+    const { gw, mock } = mockProvider({}, { cache: { store: memoryStore() } });
+    const model = gw.embeddingModel('text-embedding-3-small');
+    await embed({ model, value: 'hello' });
+    await embed({ model, value: 'hello' });
+    expect(mock.requests).toHaveLength(1);
+    await embed({ model, value: 'hello', providerOptions: { unifiedGateway: { cache: 'bypass' } } });
+    expect(mock.requests).toHaveLength(2);
+    expect(mock.requests[1]?.body).not.toHaveProperty('cache');
   });
 });
 

@@ -1,6 +1,6 @@
 import { embed, generateText, streamText } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import { createUnifiedGateway, type UnifiedGatewaySettings } from '../../src/ai-sdk/index.js';
+import { createUnifiedGateway, type UnifiedGatewayProvider, type UnifiedGatewaySettings } from '../../src/ai-sdk/index.js';
 import { Gateway, GatewayError, ValidationError } from '../../src/index.js';
 import { createMockGateway } from '../../src/testing/index.js';
 
@@ -70,6 +70,28 @@ describe('createUnifiedGateway', () => {
 
   it('refuses an option of the wrong shape at once when the secrets are there', () => {
     expect(() => createUnifiedGateway({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', maxRetries: -1 })).toThrow(ValidationError);
+  });
+
+  it.each([
+    ['gw(42)', (gw: UnifiedGatewayProvider) => gw(42 as never)],
+    ['gw(undefined)', (gw: UnifiedGatewayProvider) => gw(undefined as never)],
+    ["gw('')", (gw: UnifiedGatewayProvider) => gw('')],
+    ['languageModel(null)', (gw: UnifiedGatewayProvider) => gw.languageModel(null as never)],
+    ['embeddingModel(42)', (gw: UnifiedGatewayProvider) => gw.embeddingModel(42 as never)],
+    ['imageModel({})', (gw: UnifiedGatewayProvider) => gw.imageModel({} as never)],
+    ["transcriptionModel(' ')", (gw: UnifiedGatewayProvider) => gw.transcriptionModel(' ')],
+    ['videoModel(undefined)', (gw: UnifiedGatewayProvider) => gw.videoModel(undefined as never)],
+  ])('refuses %s at once with a ValidationError naming the model id, never a TypeError at the call', (_, make) => {
+    const gw = createUnifiedGateway({ client: new Gateway({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1' }) });
+    let thrown: unknown;
+    try {
+      make(gw);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ValidationError);
+    expect(thrown).toMatchObject({ field: 'modelId' });
+    expect((thrown as Error).message).toMatch(/must be a non-empty string.*gw\('gpt-4o-mini'\)/);
   });
 
   it('takes a Gateway as its client', () => {

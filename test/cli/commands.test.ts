@@ -98,6 +98,15 @@ describe('transcribe', { timeout: 20_000 }, () => {
     expect(bodies('audio/transcriptions')[0]).toMatchObject({ model: 'whisper-1', language: 'en', file: { name: 'clip.wav', size: 16 } });
   });
 
+  it('refuses a --language that is not an ISO-639-1 code before anything is sent', async () => {
+    const file = join(served.dir, 'clip.wav');
+    writeFileSync(file, 'RIFF....WAVEfmt ');
+    const run = await runCli(['transcribe', file, '--language', 'english'], { env: served.env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("Option --language must be an ISO-639-1 two-letter code such as en, de or ja, got 'english'");
+    expect(mock.requests).toEqual([]);
+  });
+
   it('prints the raw format asked for', async () => {
     const file = join(served.dir, 'clip.wav');
     writeFileSync(file, 'RIFF....WAVEfmt ');

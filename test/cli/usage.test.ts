@@ -69,6 +69,8 @@ describe('bad arguments exit 2 with a usage message on stderr', { timeout: 20_00
     [['transcribe', 'no-such-file.wav'], "Cannot read 'no-such-file.wav'"],
     [['transcribe', 'package.json', '--format', 'xml'], '--format must be one of json, text, srt, vtt, verbose_json'],
     [['transcribe', 'src'], "Cannot read 'src': it is a directory"],
+    [['transcribe', 'package.json', '--language', 'english'], "Option --language must be an ISO-639-1 two-letter code such as en, de or ja, got 'english'"],
+    [['transcribe', 'package.json', '--language', 'EN'], "Option --language must be an ISO-639-1 two-letter code such as en, de or ja, got 'EN'"],
     [['models', '--max-retries', '-1'], "Option --max-retries must be a whole number from 0 to 100, got '-1'"],
     [['models', '--timeout', 'soon'], "Option --timeout must be a positive whole number of milliseconds, got 'soon'"],
     [['models', '--timeout', '-5'], "Option --timeout must be a positive whole number of milliseconds, got '-5'"],

@@ -23,6 +23,27 @@ describe('new Gateway', () => {
     expect([c.baseURL, c.maxRetries, c.timeout]).toEqual(['https://opt.example/v1', 0, 5]);
   });
 
+  it('normalises the scheme and host of a base URL to lower case (as new URL() does), keeping the path as given', () => {
+    const spelt = new Gateway({ apiKey: 'k', baseURL: 'HTTP://Gateway.Example/v1', backupBaseURL: 'https://Backup.Example:443/V1/' });
+    expect(spelt.baseURL).toBe('http://gateway.example/v1');
+    expect(spelt.baseURL).toBe(new Gateway({ apiKey: 'k', baseURL: 'http://gateway.example/v1' }).baseURL);
+    expect(spelt.backupBaseURL).toBe('https://backup.example/V1');
+  });
+
+  it('recognises its backup base however its host was spelt: a redirect there is a failover, not a foreign redirect', async () => {
+    const sent: string[] = [];
+    const fetch = async (input: string | URL | Request) => {
+      const url = String(input instanceof Request ? input.url : input);
+      sent.push(url);
+      // Location resolves, as fetch resolves it, to the lower-case host.
+      if (url.startsWith('http://main.test/')) return new Response(null, { status: 307, headers: { location: 'http://backup.test/v1/models' } });
+      return Response.json({ object: 'list', data: [] });
+    };
+    const c = new Gateway({ apiKey: 'k', baseURL: 'http://main.test/v1', backupBaseURL: 'HTTP://Backup.Test/v1', fetch, maxRetries: 0 });
+    expect(await c.models.list()).toMatchObject({ data: [] });
+    expect(sent).toEqual(['http://main.test/v1/models', 'http://backup.test/v1/models']);
+  });
+
   it('names the option and the variable when the key is missing', () => {
     vi.stubEnv('GATEWAY_API_KEY', '');
     expect(() => new Gateway({ baseURL: 'https://x/v1' })).toThrow(GatewayError);

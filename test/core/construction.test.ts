@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
-import { Gateway, ValidationError } from '../../src/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Gateway, ValidationError, type GatewayOptions } from '../../src/index.js';
 import { BASE, chatParams, client, KEY } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
 
@@ -51,10 +51,40 @@ describe('new Gateway() refuses, at construction, what would only fail when send
   it('a fetch that is not a function', () => {
     refused(() => new Gateway({ apiKey: KEY, baseURL: BASE, fetch: {} as unknown as typeof fetch }), 'fetch');
   });
+
+  it('a hook that is not a function, an unknown hook name, and hooks that are not an object', () => {
+    const make = (hooks: unknown) => () => new Gateway({ apiKey: KEY, baseURL: BASE, hooks: hooks as GatewayOptions['hooks'] });
+    expect(refused(make({ onRequest: 'x' }), 'hooks.onRequest').rule).toMatch(/must be a function/);
+    expect(refused(make({ onRequset: () => undefined }), 'hooks.onRequset').rule).toMatch(/is not a hook: use onRequest, onResponse, onRetry, onFailover, onModelFallback, onFleet or onCache/);
+    // The logger's own event, not a hook: it was picked up from hooks and called.
+    refused(make({ onGiveUp: () => undefined }), 'hooks.onGiveUp');
+    refused(make('onRequest'), 'hooks');
+    refused(make(null), 'hooks');
+    expect(() => make({ onRequest: () => undefined, onRetry: undefined })()).not.toThrow();
+    refused(() => client().withOptions({ hooks: { onRetry: 1 } as never }), 'hooks.onRetry');
+  });
+
+  it('maxRetries above 100, saying so', () => {
+    expect(refused(() => new Gateway({ apiKey: KEY, baseURL: BASE, maxRetries: 1e9 }), 'maxRetries').rule).toMatch(/whole number from 0 to 100/);
+    expect(new Gateway({ apiKey: KEY, baseURL: BASE, maxRetries: 100 }).maxRetries).toBe(100);
+  });
+
+  it('a fetchOptions.window other than null, and a fetchOptions field fetch refuses', () => {
+    const make = (fetchOptions: unknown) => () => new Gateway({ apiKey: KEY, baseURL: BASE, fetchOptions: fetchOptions as GatewayOptions['fetchOptions'] });
+    expect(refused(make({ window: {} }), 'fetchOptions.window').rule).toMatch(/only be null/);
+    refused(make({ window: undefined, mode: 'navigate' }), 'fetchOptions.mode');
+    refused(make({ credentials: 'always' }), 'fetchOptions.credentials');
+    refused(make({ cache: 'sometimes' }), 'fetchOptions.cache');
+    refused(make({ referrerPolicy: 'everything' }), 'fetchOptions.referrerPolicy');
+    expect(() => make({ window: null, mode: 'cors', credentials: 'omit', cache: 'no-store', keepalive: true })()).not.toThrow();
+  });
 });
 
 describe('a request refuses, before sending, what would escape as a raw TypeError or a retried connection error', () => {
   const rec = createRecorder();
+  beforeEach(() => {
+    rec.calls.length = 0;
+  });
   const serve = () =>
     server.use(
       http.post(`${BASE}/chat/completions`, async ({ request }) => {
@@ -87,11 +117,36 @@ describe('a request refuses, before sending, what would escape as a raw TypeErro
     expect(rec.calls).toHaveLength(0);
   });
 
+  it('a fetchOptions.window (fetch throws on it at once, which was retried as a connection error)', async () => {
+    serve();
+    const err = await client().chat.completions.create(chatParams, { fetchOptions: { window: {} } as never }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'ValidationError', field: 'fetchOptions.window' });
+    expect(rec.calls).toHaveLength(0);
+    expect(await client().chat.completions.create(chatParams, { fetchOptions: { window: null } })).toEqual({});
+  });
+
+  it('maxRetries above 100', async () => {
+    serve();
+    const err = await client().chat.completions.create(chatParams, { maxRetries: 101 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'ValidationError', field: 'maxRetries' });
+    expect(rec.calls).toHaveLength(0);
+  });
+
   it('a key function that returns a key with a line break: once, not retried', async () => {
     serve();
     const err = await client({ apiKey: () => 'sk-rotated-0001\n' + 'x' }).chat.completions.create(chatParams).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect(String(err)).not.toContain('sk-rotated-0001');
     expect(rec.calls).toHaveLength(0);
+  });
+});
+
+describe('telemetry', () => {
+  it('leaves a call unwatched when startCall returns something that is not an object, rather than failing it', async () => {
+    server.use(http.post(`${BASE}/chat/completions`, () => HttpResponse.json({ id: 'c' })));
+    for (const returned of [5, 'observer', true, null, undefined]) {
+      const telemetry = { startCall: () => returned } as unknown as GatewayOptions['telemetry'];
+      expect(await client({ telemetry }).chat.completions.create(chatParams)).toEqual({ id: 'c' });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { APIConnectionError, APIError, GatewayError, ParseError, responseFormat } from '../../src/index.js';
+import { Redactor } from '../../src/internal/redact.js';
 import { BASE, chatParams, client, KEY } from '../helpers/fixtures.js';
 import { useMswServer } from '../helpers/msw.js';
 
@@ -85,6 +86,54 @@ describe('the key never leaves in an error', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+/** A key with characters that URL-encoding and JSON escaping change (printable Latin-1: it travels in a header). */
+const ODD_KEY = 'sk-live/0123+4567"89\\abc=def';
+/** Basic credentials whose user names put the key at each of base64's three byte alignments. */
+const basic = (user: string, key = ODD_KEY) => btoa(`${user}:${key}`);
+/** The key in every form a server may echo it: as it is, URL-encoded, JSON-escaped, and inside Basic credentials. */
+const encodedForms = (key = ODD_KEY): Record<string, string> => ({
+  raw: key,
+  url: encodeURIComponent(key),
+  json: JSON.stringify(key).slice(1, -1),
+  'base64 at offset 2': basic('u', key),
+  'base64 at offset 0': basic('us', key),
+  'base64 at offset 1': basic('use', key),
+});
+/** A form is leaked if any of it survives but its edges (a base64 form keeps a character or two that also hold the user name's bits). */
+const leaked = (text: string, form: string) => text.includes(form.length > 12 ? form.slice(4, -4) : form);
+
+describe('the key never leaves in another encoding (URL-encoded, JSON-escaped, base64)', () => {
+  it('has forms that differ from the key, so each is tested', () => {
+    const forms = Object.values(encodedForms());
+    expect(new Set(forms).size).toBe(forms.length);
+  });
+
+  it('is removed from an error message, its body and its headers', async () => {
+    const forms = encodedForms();
+    const echo = Object.entries(forms).map(([name, form]) => `${name}=${form}`).join(' ');
+    server.use(http.get(`${BASE}/models`, () => HttpResponse.json({ error: { message: `you sent ${echo}` } }, { status: 401, headers: { 'x-echo': echo } })));
+    const err = await client({ apiKey: ODD_KEY, maxRetries: 0 }).models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIError);
+    let headers = '';
+    (err as APIError).headers.forEach((v) => (headers += v));
+    for (const [name, form] of Object.entries(forms)) {
+      expect(leaked(printable(err), form), `${name} in the error`).toBe(false);
+      expect(leaked(headers, form), `${name} in its headers`).toBe(false);
+    }
+    expect((err as Error).message).toContain('url=[REDACTED] json=[REDACTED]');
+  });
+
+  it('leaves ordinary text alone: a short key has no base64 forms, and a text without the key is unchanged', () => {
+    const redactor = new Redactor();
+    redactor.add('sk-short1');
+    const text = `${btoa('u:sk-short1')} ${btoa('us:sk-short1')} c2stc2hvcnQx and some words`;
+    expect(redactor.string(text)).toBe(text);
+    const long = new Redactor();
+    long.add(ODD_KEY);
+    expect(long.string('nothing secret here, {"a": "b"} %2F')).toBe('nothing secret here, {"a": "b"} %2F');
   });
 });
 

@@ -95,4 +95,26 @@ describe('memoryStore', () => {
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, '1'])('refuses maxBytes %j', (maxBytes) => {
     expect(() => memoryStore({ maxBytes: maxBytes as number })).toThrow(ValidationError);
   });
+
+  it.each([
+    [{ maxbytes: 1 }, 'maxbytes', /is not a memoryStore option: use maxBytes/],
+    [{ maxBytes: 100, ttl: 5 }, 'ttl', /is not a memoryStore option/],
+    [null, 'options', /must be an object such as \{ maxBytes: 16 \* 2 \*\* 20 \} \(got null\)/],
+    [64, 'options', /must be an object.*\(got number\)/],
+    [[], 'options', /must be an object.*\(got an array\)/],
+  ])('refuses %j with a ValidationError naming %s', (options, field, rule) => {
+    let thrown: unknown;
+    try {
+      memoryStore(options as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ValidationError);
+    expect(thrown).toMatchObject({ field });
+    expect((thrown as Error).message).toMatch(rule);
+  });
+
+  it('takes no options, an empty object or maxBytes undefined', () => {
+    for (const store of [memoryStore(), memoryStore(undefined), memoryStore({}), memoryStore({ maxBytes: undefined })]) expect(typeof store.get).toBe('function');
+  });
 });

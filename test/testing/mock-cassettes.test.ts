@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, Gateway, InternalServerError, NotFoundError } from '../../src/index.js';
+import { AuthenticationError, Gateway, InternalServerError, NotFoundError, ValidationError } from '../../src/index.js';
 import { createMockGateway, recorder, type Cassette, type Served } from '../../src/testing/index.js';
 
 // Cassettes recorded over real loopback sockets, then served by a second mock gateway over
@@ -106,10 +106,21 @@ describe('createMockGateway({ cassettes })', () => {
     expect(mock.requests.map((r) => `${r.method} ${r.path} ${r.authorized}`)).toEqual(['GET models true', 'GET models true', 'GET models false']);
   });
 
-  it('answers 500 naming the file when a cassette cannot be read', async () => {
-    const mock = createMockGateway({ cassettes: [{ cassette: 2 } as unknown as Cassette] });
-    const res = await mock.fetch('http://x.test/v1/models');
+  it('refuses inline cassettes that are not cassettes when it is made', () => {
+    expect(() => createMockGateway({ cassettes: [{ cassette: 2 } as unknown as Cassette] })).toThrow(ValidationError);
+  });
+
+  it('refuses to listen() when a cassette file of its directory is corrupt, naming the file and what is wrong', async () => {
+    writeFileSync(join(dir, 'GET-models-x.json'), JSON.stringify({ cassette: 1, request: { method: 'GET', path: 'models' }, response: { status: 700, headers: {} } }));
+    const err = await listen({ cassettes: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as Error).message).toMatch(/GET-models-x\.json.*status must be a whole number from 200 to 599/);
+  });
+
+  it('answers 500 naming the file, through mock.fetch, when a cassette of its directory cannot be read', async () => {
+    writeFileSync(join(dir, 'broken.json'), '{ not json');
+    const res = await createMockGateway({ cassettes: dir }).fetch('http://x.test/v1/models');
     expect(res.status).toBe(500);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toContain('cassettes[0]');
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain('broken.json');
   });
 });

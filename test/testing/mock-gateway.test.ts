@@ -12,8 +12,9 @@ import {
   RateLimitError,
   ServiceUnavailableError,
   StreamInterruptedError,
+  ValidationError,
 } from '../../src/index.js';
-import { createMockGateway, type MockGateway, type Served } from '../../src/testing/index.js';
+import { createMockGateway, type MockGateway, type MockGatewayOptions, type Served } from '../../src/testing/index.js';
 import { useMswServer } from '../helpers/msw.js';
 
 const KEY = 'test-key';
@@ -273,5 +274,41 @@ describe('inside msw', () => {
     const mock = createMockGateway({ faults: [{ type: 'status', status: 400, body: { error: { message: 'x', type: 'invalid_request_error' } } }] });
     server.use(http.all('http://msw.mock/*', ({ request }) => mock.fetch(request)));
     await expect(new Gateway({ apiKey: KEY, baseURL: 'http://msw.mock/v1' }).models.list()).rejects.toBeInstanceOf(BadRequestError);
+  });
+});
+
+describe('options', () => {
+  it.each([
+    [null, 'options'],
+    ['test-key', 'options'],
+    [{ apikey: 'k' }, 'apikey'],
+    [{ apiKey: 42 }, 'apiKey'],
+    [{ apiKey: '' }, 'apiKey'],
+    [{ cassettes: 5 }, 'cassettes'],
+    [{ cassettes: '' }, 'cassettes'],
+    [{ cassettes: [{ cassette: 2 }] }, 'cassettes (cassettes[0])'],
+    [{ models: 'gpt-4o' }, 'models'],
+    [{ models: [{ id: 'm', owned_by: 'me', kind: 'robot' }] }, 'models[0]'],
+    [{ faults: { type: 'disconnect' } }, 'faults'],
+    [{ faults: [{ type: 'explode' }] }, 'faults[0].type'],
+    [{ script: 'hello' }, 'script'],
+    [{ frameDelayMs: -1 }, 'frameDelayMs'],
+    [{ stallTimeoutMs: '5' }, 'stallTimeoutMs'],
+    [{ videoStepMs: Number.NaN }, 'videoStepMs'],
+    [{ cacheHints: 'ignore' }, 'cacheHints'],
+  ])('refuses %j with a ValidationError naming %s', (options, field) => {
+    let thrown: unknown;
+    try {
+      createMockGateway(options as MockGatewayOptions);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ValidationError);
+    expect((thrown as ValidationError).field).toBe(field);
+  });
+
+  it('takes every option left undefined', () => {
+    const mock = createMockGateway({ apiKey: undefined, models: undefined, faults: undefined, frameDelayMs: undefined, stallTimeoutMs: undefined, videoStepMs: undefined, script: undefined, cacheHints: undefined, cassettes: undefined });
+    expect(mock.requests).toEqual([]);
   });
 });

@@ -121,6 +121,28 @@ describe('record', () => {
     expect(read(files()[0] as string).request.path).toBe('models?api_key=[REDACTED]');
   });
 
+  it('writes the key in no other encoding either: URL-encoded, JSON-escaped, or inside Basic credentials', async () => {
+    const key = 'sk-live/0123+4567"89\\abc=def';
+    const forms = [encodeURIComponent(key), JSON.stringify(key).slice(1, -1), btoa(`u:${key}`), btoa(`us:${key}`), btoa(`use:${key}`)];
+    const keyed = createMockGateway({ apiKey: key });
+    const echoing = async (input: Request | string | URL, init?: RequestInit) => {
+      const res = await keyed.fetch(input, init);
+      const text = (await res.text()).replaceAll('said:', `said (${forms.join(' ')}):`);
+      const headers = new Headers(res.headers);
+      headers.set('x-echo', forms.join(' '));
+      return new Response(text, { status: res.status, headers });
+    };
+    const reply = await client(recorder({ dir, mode: 'record', fetch: echoing }).fetch, { apiKey: key }).chat.completions.create(ask('hi'));
+    expect(reply.choices[0]?.message.content).toContain(forms[2]);
+    const text = readFileSync(join(dir, files()[0] as string), 'utf8');
+    // As the file holds them: JSON-escaped once more in the body; the header as it came.
+    for (const form of forms) {
+      const middle = form.length > 12 ? form.slice(4, -4) : form;
+      expect(text, `the cassette holds ${form}`).not.toContain(JSON.stringify(middle).slice(1, -1));
+      expect(text, `the cassette holds ${form}`).not.toContain(middle);
+    }
+  });
+
   it('keeps a stream frame by frame, and replays it byte for byte (multi-byte text included)', async () => {
     const body = JSON.stringify({ ...askStream('héllo wörld 你好 🌍🚀 end'), stream_options: { include_usage: true } });
     const init = () => ({ method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
@@ -386,6 +408,38 @@ describe('auto', () => {
   });
 });
 
+describe('a cassette directory that cannot be written', () => {
+  /** A dir under a regular file: no one (root included) can create it. */
+  const unwritable = () => {
+    writeFileSync(join(dir, 'a-file'), 'x');
+    return join(dir, 'a-file', 'cassettes');
+  };
+  /** The upstream requests sent, and the client's requests to the recorder (its attempts). */
+  const counted = (mode: 'record' | 'auto') => {
+    const counts = { sent: 0, attempts: 0 };
+    const rec = recorder({ dir: unwritable(), mode, fetch: (input, init) => (counts.sent++, mock.fetch(input, init)) });
+    const c = client((input, init) => (counts.attempts++, rec.fetch(input, init)), { maxRetries: 2, retry: { baseDelayMs: 0 } });
+    return { counts, c };
+  };
+
+  it.each(['record', 'auto'] as const)('in %s mode, refuses before anything is sent, once (not retried), saying what to fix', async (mode) => {
+    const { counts, c } = counted(mode);
+    const err = await c.chat.completions.create(ask('paid')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).not.toBeInstanceOf(APIConnectionError);
+    expect(err).toMatchObject({ field: 'dir' });
+    expect((err as Error).message).toMatch(/a-file\/cassettes.* cannot be (read|written) .*Pass .*directory/s);
+    expect(counts).toEqual({ sent: 0, attempts: 1 });
+  });
+
+  it('refuses a stream the same way', async () => {
+    const { counts, c } = counted('record');
+    await expect(c.chat.completions.create(askStream('paid'))).rejects.toBeInstanceOf(ValidationError);
+    expect(counts).toEqual({ sent: 0, attempts: 1 });
+  });
+
+});
+
 describe('inline cassettes and options', () => {
   it('replays cassettes given inline (imported JSON), as a browser or a worker does; recorded without dir, they stay in memory', async () => {
     const rec = recorder({ mode: 'record', fetch: mock.fetch });
@@ -405,6 +459,65 @@ describe('inline cassettes and options', () => {
     expect(() => recorder({ dir, ignore: [''] })).toThrow(ValidationError);
     expect(() => recorder({ dir: '' })).toThrow(ValidationError);
     expect(recorder({ mode: 'auto' }).entries).toEqual([]);
+  });
+
+  it('refuses every option of the wrong type, an unknown option and a non-object, naming the field', () => {
+    const refused = (options: unknown, field: string) => {
+      let thrown: unknown;
+      try {
+        recorder(options as RecorderOptions);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, JSON.stringify(options)).toBeInstanceOf(ValidationError);
+      expect((thrown as ValidationError).field).toBe(field);
+    };
+    refused(null, 'options');
+    refused('test/cassettes', 'options');
+    refused([], 'options');
+    refused({ dir, secret: ['x'] }, 'secret');
+    refused({ dir, secrets: 'sk-extra-secret' }, 'secrets');
+    refused({ dir, secrets: [42] }, 'secrets[0]');
+    // Too short to be removed from text without mangling it: the recorder would write it.
+    refused({ dir, secrets: ['abc'] }, 'secrets[0]');
+    refused({ dir, fetch: 'fetch' }, 'fetch');
+    refused({ dir, baseURL: 42 }, 'baseURL');
+    refused({ dir, baseURL: 'not a url' }, 'baseURL');
+    refused({ dir, ignore: 'user' }, 'ignore');
+    refused({ dir: 42 }, 'dir');
+    refused({ cassettes: {}, mode: 'replay' }, 'cassettes');
+    refused({ dir, mode: null }, 'mode');
+    expect(recorder({ dir, mode: undefined, secrets: undefined, fetch: undefined }).entries).toEqual([]);
+  });
+
+  it('keeps an extra secret out of the cassette', async () => {
+    const rec = recordWith({ secrets: ['tenant-secret-42'] });
+    await client(rec.fetch).chat.completions.create(ask('my tenant-secret-42 here'));
+    expect(readFileSync(join(dir, files()[0] as string), 'utf8')).not.toContain('tenant-secret-42');
+  });
+
+  it.each([
+    ['a status no response can have', { status: 99, headers: {} }, /status must be a whole number from 200 to 599/],
+    ['a header fetch refuses', { status: 200, headers: { 'bad header': 'x' } }, /response\.headers\["bad header"\] is not a valid header/],
+    ['a header value with a line break', { status: 200, headers: { 'x-a': 'a\nb' } }, /response\.headers\["x-a"\] is not a valid header/],
+    ['base64 that does not decode', { status: 200, headers: {}, base64: '!!not base64!!' }, /response\.base64 must be base64/],
+    ['a cut that is not true or false', { status: 200, headers: {}, frames: ['data: x\n\n'], cut: 'yes' }, /response\.cut must be true or false/],
+  ])('names a cassette file with %s, at the first request (whichever it asks for), without retrying', async (_, response, rule) => {
+    await client(recordWith().fetch).embeddings.create({ model: 'text-embedding-3-small', input: 'a' });
+    writeFileSync(join(dir, 'GET-models-corrupt.json'), JSON.stringify({ cassette: 1, request: { method: 'GET', path: 'models' }, response }));
+    let attempts = 0;
+    const rec = recorder({ dir, mode: 'replay' });
+    const c = client((input, init) => (attempts++, rec.fetch(input, init)), { maxRetries: 2, retry: { baseDelayMs: 0 } });
+    const err = await c.embeddings.create({ model: 'text-embedding-3-small', input: 'a' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as Error).message).toContain('GET-models-corrupt.json');
+    expect((err as Error).message).toMatch(rule);
+    expect(attempts).toBe(1);
+  });
+
+  it('refuses corrupt inline cassettes when it is made', () => {
+    const cassette = { cassette: 1, request: { method: 'GET', path: 'models' }, response: { status: 99, headers: {} } };
+    expect(() => recorder({ cassettes: [cassette as unknown as Cassette], mode: 'replay' })).toThrow(/cassettes\[0\].*status/);
   });
 
   it('names a file of dir that is not a cassette', async () => {

@@ -7,6 +7,9 @@ const FORMATS = ['json', 'text', 'srt', 'vtt', 'verbose_json'] as const;
 type Format = (typeof FORMATS)[number];
 const isFormat = (value: string): value is Format => (FORMATS as readonly string[]).includes(value);
 
+/** An ISO-639-1 code as the transcription endpoint takes it (`en`); a word (`english`) was sent, and paid for, before the gateway refused it. */
+const ISO_639_1 = /^[a-z]{2}$/;
+
 /** Refuses, before anything is sent, a <file> that is missing, a directory, or unreadable, saying which. */
 async function checkAudioFile(file: string): Promise<void> {
   const refuse = (why: string) => new UsageError(`Cannot read '${file}': ${why}`, 'transcribe');
@@ -49,10 +52,12 @@ Examples:
     if (file === undefined) throw new UsageError('Missing <file>: the audio file to transcribe', 'transcribe');
     const format = stringOption(values, 'format') ?? 'json';
     if (!isFormat(format)) throw new UsageError(`Option --format must be one of ${FORMATS.join(', ')}, got '${format}'`, 'transcribe');
+    const language = stringOption(values, 'language');
+    if (language !== undefined && !ISO_639_1.test(language)) throw new UsageError(`Option --language must be an ISO-639-1 two-letter code such as en, de or ja, got '${language}'`, 'transcribe');
     await checkAudioFile(file);
 
     const result = await client().audio.transcriptions.create(
-      { file: createReadStream(file), model, language: stringOption(values, 'language'), response_format: format },
+      { file: createReadStream(file), model, language, response_format: format },
       { signal },
     );
     const text = typeof result === 'string' ? result : format === 'verbose_json' ? JSON.stringify(result, null, 2) : result.text;

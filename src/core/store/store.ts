@@ -61,6 +61,12 @@ const refuse = (problem: StoreProblem | undefined): void => {
  * await store.set('greeting', 'hello', { ttlMs: 60_000 });
  */
 export function memoryStore(options: MemoryStoreOptions = {}): Store {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ValidationError('options', `must be an object such as { maxBytes: 16 * 2 ** 20 } (got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options})`);
+  }
+  // A misspelt option (maxbytes) would leave the default bound in place without a word.
+  const unknown = Object.keys(options).find((key) => key !== 'maxBytes');
+  if (unknown !== undefined) throw new ValidationError(unknown, 'is not a memoryStore option: use maxBytes');
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (typeof maxBytes !== 'number' || !Number.isFinite(maxBytes) || maxBytes <= 0) throw new ValidationError('maxBytes', 'must be a finite number above 0');
   return new MemoryStore(maxBytes);
