@@ -3,6 +3,7 @@
 import type { Store } from 'unified-gateway';
 import { ValidationError } from '../index.js';
 import { keysProblem, setProblem, takeProblem, type StoreProblem } from '../core/store/store-rules.js';
+import { isRecord } from '../internal/is-record.js';
 import { BUCKET_SCRIPT } from './bucket-script.js';
 import { keySlot } from './key-slot.js';
 
@@ -103,6 +104,19 @@ function linkOf(client: unknown): Link {
   throw new ValidationError('client', TAKES);
 }
 
+/** The prefix `options` ask for, after checking them: a misspelt option would otherwise be ignored. */
+function prefixOf(options: unknown): string {
+  if (options === undefined) return 'ug';
+  if (!isRecord(options)) throw new ValidationError('options', "must be an object such as { prefix: 'ug' }");
+  for (const key of Object.keys(options)) {
+    if (key !== 'prefix') throw new ValidationError(key, 'is not an option of redisStore() (it takes prefix)');
+  }
+  const { prefix } = options;
+  if (prefix === undefined) return 'ug';
+  if (typeof prefix !== 'string' || prefix === '') throw new ValidationError('prefix', 'must be a non-empty string');
+  return prefix;
+}
+
 /** The indexes of `names`, grouped by slot. */
 function bySlot(names: string[], slot: (name: string) => number): number[][] {
   const groups = new Map<number, number[]>();
@@ -156,10 +170,9 @@ const isNoScript = (error: unknown) => /^NOSCRIPT/.test(String((error as { messa
  * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
  * const store = redisStore(redis, { prefix: 'ug' });
  */
-export function redisStore(client: RedisClientLike, options: RedisStoreOptions = {}): Store {
+export function redisStore(client: RedisClientLike, options?: RedisStoreOptions): Store {
   const { send, slot } = linkOf(client);
-  const prefix = options.prefix ?? 'ug';
-  if (typeof prefix !== 'string' || prefix === '') throw new ValidationError('prefix', 'must be a non-empty string');
+  const prefix = prefixOf(options);
   const name = (key: string) => `${prefix}:${key}`;
   let sha: Promise<string | undefined> | undefined;
 

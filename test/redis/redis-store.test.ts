@@ -1,7 +1,7 @@
 import { createClient, RESP_TYPES } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
-import { redisStore, type RedisClientLike } from '../../src/redis/index.js';
+import { redisStore, type RedisClientLike, type RedisStoreOptions } from '../../src/redis/index.js';
 import { keySlot } from '../../src/redis/key-slot.js';
 import { redisLibraries, type Connected } from '../helpers/redis-clients.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -131,6 +131,17 @@ describe('redisStore without a server', () => {
     const client = { sendCommand: async () => null };
     expect(() => redisStore(client, { prefix: '' })).toThrow(ValidationError);
     expect(() => redisStore(client, { prefix: 7 as unknown as string })).toThrow(/prefix/);
+    expect(() => redisStore(client, { prefix: null as unknown as string })).toThrow('Invalid prefix: must be a non-empty string');
+  });
+
+  it('refuses options that are not an object, and an option it does not know (a misspelt prefix would go unused)', () => {
+    const client = { sendCommand: async () => null };
+    expect(() => redisStore(client, null as unknown as RedisStoreOptions)).toThrow("Invalid options: must be an object such as { prefix: 'ug' }");
+    expect(() => redisStore(client, 'ug' as unknown as RedisStoreOptions)).toThrow(ValidationError);
+    expect(() => redisStore(client, { prefx: 'mine' } as unknown as RedisStoreOptions)).toThrow('Invalid prefx: is not an option of redisStore() (it takes prefix)');
+    expect(() => redisStore(client, { prefix: 'mine', ttl: 5 } as unknown as RedisStoreOptions)).toThrow(/Invalid ttl: is not an option/);
+    expect(() => redisStore(client, { prefix: undefined })).not.toThrow();
+    expect(() => redisStore(client, {})).not.toThrow();
   });
 
   it('sends one MGET or DEL per slot to a node-redis cluster client, each routed by a key of its slot, and puts the values back in order', async () => {
