@@ -167,8 +167,23 @@ const isNoScript = (error: unknown) => /^NOSCRIPT/.test(String((error as { messa
  * @example
  * import { createClient } from 'redis';
  * import { redisStore } from 'unified-gateway/redis';
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * // node-redis emits 'error' while Redis is away; with no listener, Node ends the process.
+ * const redis = await createClient({ url: process.env.REDIS_URL })
+ *   .on('error', (error) => console.warn('redis:', error.message))
+ *   .connect();
  * const store = redisStore(redis, { prefix: 'ug' });
+ * @example
+ * // A Redis Cluster: node-redis's createCluster(), or ioredis's Cluster.
+ * import { createCluster } from 'redis';
+ * import { Cluster } from 'ioredis';
+ * import { redisStore } from 'unified-gateway/redis';
+ * const cluster = await createCluster({ rootNodes: [{ url: 'redis://10.0.0.1:6379' }] })
+ *   .on('error', (error) => console.warn('redis:', error.message))
+ *   .connect();
+ * const store = redisStore(cluster);
+ * // ioredis connects as it is made: listen at once.
+ * const io = new Cluster([{ host: '10.0.0.1', port: 6379 }]).on('error', (error) => console.warn('redis:', error.message));
+ * const sameStore = redisStore(io);
  */
 export function redisStore(client: RedisClientLike, options?: RedisStoreOptions): Store {
   const { send, slot } = linkOf(client);
