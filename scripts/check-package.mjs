@@ -188,7 +188,7 @@ const main = async () => {
       }
       writeFileSync(
         join(consumer, 'redis-types.mts'),
-        `import { createClient } from 'redis';\nimport { Redis } from 'ioredis';\nimport { memoryStore, type Store } from 'unified-gateway';\nimport { redisStore } from 'unified-gateway/redis';\nexport const stores: Store[] = [redisStore(createClient()), redisStore(new Redis({ lazyConnect: true }), { prefix: 'x' }), memoryStore()];\n`,
+        `import { createClient, createCluster } from 'redis';\nimport { Cluster, Redis } from 'ioredis';\nimport { memoryStore, type Store } from 'unified-gateway';\nimport { redisStore } from 'unified-gateway/redis';\nexport const stores: Store[] = [redisStore(createClient()), redisStore(createCluster({ rootNodes: [] })), redisStore(new Redis({ lazyConnect: true }), { prefix: 'x' }), redisStore(new Cluster([], { lazyConnect: true })), memoryStore()];\n`,
       );
       run(bin('tsc'), ['--noEmit', '--strict', '--exactOptionalPropertyTypes', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'redis-types.mts'], consumer);
       console.log(`redis-types.mts (redis and ioredis ${major}): ok`);

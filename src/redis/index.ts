@@ -3,11 +3,14 @@
 import type { Store } from 'unified-gateway';
 import { ValidationError } from '../index.js';
 import { keysProblem, setProblem, takeProblem, type StoreProblem } from '../core/store/store-rules.js';
+import { isRecord } from '../internal/is-record.js';
 import { BUCKET_SCRIPT } from './bucket-script.js';
+import { keySlot } from './key-slot.js';
 
 /**
- * An ioredis client (5 or 6), as far as the store uses it: `call(command, ...args)`. Declared here
- * so that this entry's types need nothing of ioredis.
+ * An ioredis client (5 or 6), `new Redis()` or `new Cluster()`, as far as the store uses it:
+ * `call(command, ...args)`. ioredis sets `isCluster` on both (true on a `Cluster`), which is how
+ * the store tells them apart. Declared here so that this entry's types need nothing of ioredis.
  */
 export interface IORedisClientLike {
   call(command: string, ...args: string[]): Promise<unknown>;
@@ -22,8 +25,17 @@ export interface NodeRedisClientLike {
   sendCommand(args: string[]): Promise<unknown>;
 }
 
-/** A connected client of either library; which one is found out at run time. */
-export type RedisClientLike = IORedisClientLike | NodeRedisClientLike;
+/**
+ * A node-redis cluster client (`createCluster()` from `redis`, 5 or 6), as far as the store uses
+ * it: `sendCommand(firstKey, isReadonly, [command, ...args])`, routed by `firstKey`. The store
+ * tells it from a `createClient()` client by its `nodeClient()` method.
+ */
+export interface NodeRedisClusterLike {
+  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
+}
+
+/** A connected client of either library, one server's or a cluster's; which one is found out by its shape. */
+export type RedisClientLike = IORedisClientLike | NodeRedisClientLike | NodeRedisClusterLike;
 
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
@@ -35,15 +47,92 @@ const refuse = (problem: StoreProblem | undefined): void => {
   if (problem) throw new ValidationError(...problem);
 };
 
-/** Sends one command; the reply as the client gave it. */
-type Send = (command: string, args: string[]) => Promise<unknown>;
+/** How commands reach Redis through the client given, found once from its shape. */
+interface Link {
+  /** Sends one command naming `key` (a cluster client routes it to that key's node); `readonly` when it only reads. */
+  send(command: string, args: string[], key: string, readonly: boolean): Promise<unknown>;
+  /**
+   * The cluster slot of a key as the store names it, on a cluster; undefined on one server,
+   * where one command takes keys of any slot.
+   */
+  slot: ((name: string) => number) | undefined;
+}
 
-function senderOf(client: unknown): Send | undefined {
-  const c = client as Partial<IORedisClientLike & NodeRedisClientLike> | null;
-  // ioredis has both methods (its sendCommand takes a Command object): look for `call` first.
-  if (typeof c?.call === 'function') return (command, args) => (c as IORedisClientLike).call(command, ...args);
-  if (typeof c?.sendCommand === 'function') return (command, args) => (c as NodeRedisClientLike).sendCommand([command, ...args]);
-  return undefined;
+const TAKES = 'must be a connected client of node-redis (createClient() or createCluster() from "redis") or of ioredis (new Redis() or new Cluster()), major 5 or 6';
+
+interface AnyClient {
+  call?: unknown;
+  sendCommand?: unknown;
+  isCluster?: unknown;
+  nodeClient?: unknown;
+  getMasterNode?: unknown;
+  getSentinelNode?: unknown;
+  options?: { keyPrefix?: unknown } | null;
+}
+
+/**
+ * The client's kind, by its shape: ioredis has `call` (and a `sendCommand` that takes its own
+ * Command objects, so `call` is looked for first) and `isCluster`, true on a `Cluster`;
+ * node-redis has `sendCommand`, whose arguments differ between `createClient()` (the command),
+ * `createCluster()` (a key to route by, then the command; it alone has `nodeClient()`) and
+ * `createSentinel()` (a read-only flag first; it alone has `getMasterNode()`). A function or
+ * anything else is refused.
+ */
+function linkOf(client: unknown): Link {
+  if (typeof client !== 'object' || client === null) throw new ValidationError('client', TAKES);
+  const c = client as AnyClient;
+  if (typeof c.call === 'function') {
+    const call = c.call as (command: string, ...args: string[]) => Promise<unknown>;
+    const send = (command: string, args: string[]) => call.call(client, command, ...args);
+    if (c.isCluster !== true) return { send, slot: undefined };
+    // ioredis puts its own keyPrefix before every key it sends, and routes by the slot of the
+    // name with it: group by that name too.
+    const keyPrefix = c.options?.keyPrefix;
+    const before = typeof keyPrefix === 'string' ? keyPrefix : keyPrefix instanceof Uint8Array ? new TextDecoder().decode(keyPrefix) : '';
+    return { send, slot: (name) => keySlot(before + name) };
+  }
+  if (typeof c.sendCommand === 'function') {
+    const sendCommand = c.sendCommand as (...args: unknown[]) => Promise<unknown>;
+    if (typeof c.nodeClient === 'function') {
+      return { send: (command, args, key, readonly) => sendCommand.call(client, key, readonly, [command, ...args]), slot: keySlot };
+    }
+    if (typeof c.getMasterNode === 'function' && typeof c.getSentinelNode === 'function') {
+      throw new ValidationError('client', `is a node-redis Sentinel client (createSentinel()), which redisStore does not take: give it an ioredis client with \`sentinels\`, or one of ${TAKES.slice('must be a connected client of '.length)}`);
+    }
+    return { send: (command, args) => sendCommand.call(client, [command, ...args]), slot: undefined };
+  }
+  throw new ValidationError('client', TAKES);
+}
+
+/** The prefix `options` ask for, after checking them: a misspelt option would otherwise be ignored. */
+function prefixOf(options: unknown): string {
+  if (options === undefined) return 'ug';
+  if (!isRecord(options)) throw new ValidationError('options', "must be an object such as { prefix: 'ug' }");
+  for (const key of Object.keys(options)) {
+    if (key !== 'prefix') throw new ValidationError(key, 'is not an option of redisStore() (it takes prefix)');
+  }
+  const { prefix } = options;
+  if (prefix === undefined) return 'ug';
+  if (typeof prefix !== 'string' || prefix === '') throw new ValidationError('prefix', 'must be a non-empty string');
+  return prefix;
+}
+
+/** The indexes of `names`, grouped by slot. */
+function bySlot(names: string[], slot: (name: string) => number): number[][] {
+  const groups = new Map<number, number[]>();
+  names.forEach((name, i) => {
+    const s = slot(name);
+    const group = groups.get(s);
+    if (group) group.push(i);
+    else groups.set(s, [i]);
+  });
+  return [...groups.values()];
+}
+
+/** An MGET reply of `n` values, checked. */
+function values(reply: unknown, n: number): unknown[] {
+  if (!Array.isArray(reply) || reply.length !== n) throw new TypeError(`MGET answered ${typeof reply}, not ${n} values`);
+  return reply;
 }
 
 /** A bulk reply as a string: clients configured to map replies to Buffers give bytes. */
@@ -65,36 +154,55 @@ async function scriptSha(): Promise<string | undefined> {
 const isNoScript = (error: unknown) => /^NOSCRIPT/.test(String((error as { message?: unknown } | null)?.message));
 
 /**
- * A {@link Store} in Redis, shared by every process that uses the same server and prefix:
+ * A {@link Store} in Redis, shared by every process that uses the same Redis and prefix:
  * failover health, pauses, quota and rate budgets of the whole fleet. Takes a connected
- * client of node-redis (`redis`) or ioredis, 5 or 6, whichever the app has; this entry imports
- * neither. Each change is one atomic command: `SET … PX [NX]`, `DEL`, and the rate bucket as
- * a Lua script on the server's clock (`EVALSHA`, or `EVAL` when the server does not have the
- * script yet). Needs Redis 5 or later; a Redis Cluster is not supported.
+ * client of node-redis (`redis`) or ioredis, 5 or 6, whichever the app has, of one server or of
+ * a Redis Cluster; this entry imports neither. Which kind the client is, it finds out here from
+ * its shape: ioredis's `isCluster` (true on a `Cluster`), node-redis's `nodeClient()` (a
+ * `createCluster()` client's alone); anything else is refused with a `ValidationError`. Each
+ * change is one atomic command: `SET … PX [NX]`, `DEL`, and the rate bucket as a Lua script on
+ * the server's clock (`EVALSHA`, or `EVAL` when the server does not have the script yet). On a
+ * cluster, a `get` or `delete` of keys in several slots sends one `MGET` or `DEL` per slot, at
+ * once; keys of one hash tag (`{tag}`) share a slot, so one command. Needs Redis 5 or later.
  * @example
  * import { createClient } from 'redis';
  * import { redisStore } from 'unified-gateway/redis';
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * // node-redis emits 'error' while Redis is away; with no listener, Node ends the process.
+ * const redis = await createClient({ url: process.env.REDIS_URL })
+ *   .on('error', (error) => console.warn('redis:', error.message))
+ *   .connect();
  * const store = redisStore(redis, { prefix: 'ug' });
+ * @example
+ * // A Redis Cluster: node-redis's createCluster(), or ioredis's Cluster.
+ * import { createCluster } from 'redis';
+ * import { Cluster } from 'ioredis';
+ * import { redisStore } from 'unified-gateway/redis';
+ * const cluster = await createCluster({ rootNodes: [{ url: 'redis://10.0.0.1:6379' }] })
+ *   .on('error', (error) => console.warn('redis:', error.message))
+ *   .connect();
+ * const store = redisStore(cluster);
+ * // ioredis connects as it is made: listen at once.
+ * const io = new Cluster([{ host: '10.0.0.1', port: 6379 }]).on('error', (error) => console.warn('redis:', error.message));
+ * const sameStore = redisStore(io);
  */
-export function redisStore(client: RedisClientLike, options: RedisStoreOptions = {}): Store {
-  const send = senderOf(client);
-  if (!send) throw new ValidationError('client', 'must be a connected node-redis client (createClient() from "redis", 5 or 6) or an ioredis client (5 or 6)');
-  const prefix = options.prefix ?? 'ug';
-  if (typeof prefix !== 'string' || prefix === '') throw new ValidationError('prefix', 'must be a non-empty string');
+export function redisStore(client: RedisClientLike, options?: RedisStoreOptions): Store {
+  const { send, slot } = linkOf(client);
+  const prefix = prefixOf(options);
   const name = (key: string) => `${prefix}:${key}`;
   let sha: Promise<string | undefined> | undefined;
 
-  const runBucket = async (args: string[]): Promise<unknown> => {
+  /** Runs the bucket script on `bucket` (a full name: the node of its slot, on a cluster). */
+  const runBucket = async (bucket: string, args: string[]): Promise<unknown> => {
     const known = await (sha ??= scriptSha());
-    if (known === undefined) return send('EVAL', [BUCKET_SCRIPT, ...args]);
+    const keyed = ['1', bucket, ...args];
+    if (known === undefined) return send('EVAL', [BUCKET_SCRIPT, ...keyed], bucket, false);
     try {
-      return await send('EVALSHA', [known, ...args]);
+      return await send('EVALSHA', [known, ...keyed], bucket, false);
     } catch (error) {
-      // The server does not have the script (first use, a restart, SCRIPT FLUSH): EVAL sends
-      // it whole and caches it there.
+      // The server does not have the script (first use, a restart, SCRIPT FLUSH; on a cluster,
+      // each node keeps its own): EVAL sends it whole and caches it there.
       if (!isNoScript(error)) throw error;
-      return send('EVAL', [BUCKET_SCRIPT, ...args]);
+      return send('EVAL', [BUCKET_SCRIPT, ...keyed], bucket, false);
     }
   };
 
@@ -102,24 +210,40 @@ export function redisStore(client: RedisClientLike, options: RedisStoreOptions =
     async get(keys) {
       refuse(keysProblem(keys));
       if (keys.length === 0) return [];
-      const reply = await send('MGET', keys.map(name));
-      if (!Array.isArray(reply) || reply.length !== keys.length) throw new TypeError(`MGET answered ${typeof reply}, not ${keys.length} values`);
-      return reply.map(text);
+      const names = keys.map(name);
+      // `readonly`: a cluster client set to read from replicas may send it to one.
+      if (!slot) return values(await send('MGET', names, names[0] as string, true), names.length).map(text);
+      const found: (string | null)[] = new Array(names.length).fill(null);
+      await Promise.all(
+        bySlot(names, slot).map(async (indexes) => {
+          const group = indexes.map((i) => names[i] as string);
+          values(await send('MGET', group, group[0] as string, true), group.length).forEach((value, j) => (found[indexes[j] as number] = text(value)));
+        }),
+      );
+      return found;
     },
     async set(key, value, options) {
       refuse(setProblem(key, value, options));
       const args = [name(key), value, 'PX', String(Math.ceil(options.ttlMs))];
       if (options.ifAbsent === true) args.push('NX');
-      return text(await send('SET', args)) === 'OK';
+      return text(await send('SET', args, args[0] as string, false)) === 'OK';
     },
     async delete(keys) {
       refuse(keysProblem(keys));
-      if (keys.length > 0) await send('DEL', keys.map(name));
+      if (keys.length === 0) return;
+      const names = keys.map(name);
+      if (!slot) return void (await send('DEL', names, names[0] as string, false));
+      await Promise.all(
+        bySlot(names, slot).map((indexes) => {
+          const group = indexes.map((i) => names[i] as string);
+          return send('DEL', group, group[0] as string, false);
+        }),
+      );
     },
     async take(key, take) {
       refuse(takeProblem(key, take));
       const maxWaitMs = Math.min(take.maxWaitMs, Number.MAX_VALUE);
-      const reply = await runBucket(['1', name(key), String(take.amount), String(take.perMs), String(take.capacity), String(maxWaitMs)]);
+      const reply = await runBucket(name(key), [String(take.amount), String(take.perMs), String(take.capacity), String(maxWaitMs)]);
       if (!Array.isArray(reply) || reply.length !== 2) throw new TypeError(`the bucket script answered ${typeof reply}, not [taken, waitMs]`);
       return { taken: Number(reply[0]) === 1, waitMs: Number(text(reply[1])) };
     },

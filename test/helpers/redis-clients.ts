@@ -1,9 +1,10 @@
-import { Redis } from 'ioredis';
-import { Redis as Redis6 } from 'ioredis6';
-import { createClient } from 'redis';
-import { createClient as createClient6 } from 'redis6';
+import { Cluster, Redis } from 'ioredis';
+import { Cluster as Cluster6, Redis as Redis6 } from 'ioredis6';
+import { createClient, createCluster } from 'redis';
+import { createClient as createClient6, createCluster as createCluster6 } from 'redis6';
 import type { RedisClientLike } from '../../src/redis/index.js';
 import { afterAll, beforeAll } from 'vitest';
+import type { ClusterNode } from './redis-cluster.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 /** A connected client, and how to let it go. */
@@ -45,6 +46,45 @@ export const redisLibraries: Array<[name: string, connect: (url: string) => Prom
     'ioredis 6',
     async (url) => {
       const client = new Redis6(url, { lazyConnect: true });
+      client.on('error', () => {});
+      await client.connect();
+      return { client, close: () => client.disconnect() };
+    },
+  ],
+];
+
+/**
+ * The same libraries' cluster clients (node-redis `createCluster`, ioredis `Cluster`), and how to
+ * connect one to a cluster given its nodes (each finds the others from the first it reaches).
+ */
+export const redisClusterLibraries: Array<[name: string, connect: (nodes: ClusterNode[]) => Promise<Connected>]> = [
+  [
+    'node-redis 5 createCluster',
+    async (nodes) => {
+      const client = await createCluster({ rootNodes: nodes.map((n) => ({ url: `redis://${n.host}:${n.port}` })) }).on('error', () => {}).connect();
+      return { client, close: () => client.destroy() };
+    },
+  ],
+  [
+    'ioredis 5 Cluster',
+    async (nodes) => {
+      const client = new Cluster(nodes, { lazyConnect: true });
+      client.on('error', () => {});
+      await client.connect();
+      return { client, close: () => client.disconnect() };
+    },
+  ],
+  [
+    'node-redis 6 createCluster',
+    async (nodes) => {
+      const client = await createCluster6({ rootNodes: nodes.map((n) => ({ url: `redis://${n.host}:${n.port}` })) }).on('error', () => {}).connect();
+      return { client, close: () => client.destroy() };
+    },
+  ],
+  [
+    'ioredis 6 Cluster',
+    async (nodes) => {
+      const client = new Cluster6(nodes, { lazyConnect: true });
       client.on('error', () => {});
       await client.connect();
       return { client, close: () => client.disconnect() };

@@ -19,7 +19,7 @@ export const redisServerPath: string | undefined = (() => {
     .find((file) => existsSync(file));
 })();
 
-const INSTALL_HINT = 'redis-server is not installed: apt-get install redis-server (Debian, Ubuntu), brew install redis (macOS), or set REDIS_SERVER to its path';
+export const INSTALL_HINT = 'redis-server is not installed: apt-get install redis-server (Debian, Ubuntu), brew install redis (macOS), or set REDIS_SERVER to its path';
 
 /**
  * `describe` for tests that need redis-server. Without it they are skipped with a message
@@ -58,7 +58,7 @@ process.once('exit', () => {
 });
 
 /** A port nobody listens on now: bind port 0, note it, release it. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -90,7 +90,7 @@ function pong(port: number, limitMs: number): Promise<boolean> {
 }
 
 /** Resolves when `child` has exited, or after `limitMs` (false then). */
-function exited(child: ChildProcess, limitMs: number): Promise<boolean> {
+export function exited(child: ChildProcess, limitMs: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), limitMs);
@@ -101,9 +101,9 @@ function exited(child: ChildProcess, limitMs: number): Promise<boolean> {
   });
 }
 
-/** Spawns redis-server on `port` and waits (5 s at most) until it answers PING. */
-async function launch(binary: string, port: number, dir: string): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning'];
+/** Spawns redis-server on `port` (with `extra` arguments) and waits (5 s at most) until it answers PING. */
+export async function launch(binary: string, port: number, dir: string, extra: string[] = []): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning', ...extra];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));

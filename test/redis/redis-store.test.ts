@@ -1,7 +1,8 @@
 import { createClient, RESP_TYPES } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
-import { redisStore, type RedisClientLike } from '../../src/redis/index.js';
+import { redisStore, type RedisClientLike, type RedisStoreOptions } from '../../src/redis/index.js';
+import { keySlot } from '../../src/redis/key-slot.js';
 import { redisLibraries, type Connected } from '../helpers/redis-clients.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { storeContract } from '../helpers/store-contract.js';
@@ -120,17 +121,87 @@ describeWithRedis('redisStore on a real Redis', () => {
 describe('redisStore without a server', () => {
   it.each([
     ['nothing', undefined],
+    ['null', null],
     ['a plain object', {}],
     ['a URL', 'redis://127.0.0.1:6379'],
-  ])('refuses %s as the client', (_, client) => {
+    // A function has call() (Function.prototype.call): it once passed for an ioredis client.
+    ['a function', async () => 'OK'],
+    ['an object whose call is not a function', { call: 'MGET' }],
+  ])('refuses %s as the client, saying what it takes', (_, client) => {
     expect(() => redisStore(client as unknown as RedisClientLike)).toThrow(ValidationError);
-    expect(() => redisStore(client as unknown as RedisClientLike)).toThrow(/node-redis client .* or an ioredis client/);
+    expect(() => redisStore(client as unknown as RedisClientLike)).toThrow(
+      'Invalid client: must be a connected client of node-redis (createClient() or createCluster() from "redis") or of ioredis (new Redis() or new Cluster()), major 5 or 6',
+    );
+  });
+
+  it('refuses a node-redis Sentinel client, whose sendCommand takes other arguments, naming what to use instead', () => {
+    const sentinel = { sendCommand: async () => 'OK', getMasterNode: () => undefined, getSentinelNode: () => undefined };
+    expect(() => redisStore(sentinel)).toThrow(ValidationError);
+    expect(() => redisStore(sentinel)).toThrow(/node-redis Sentinel client \(createSentinel\(\)\), which redisStore does not take: give it an ioredis client with `sentinels`/);
   });
 
   it('refuses an empty or non-string prefix', () => {
     const client = { sendCommand: async () => null };
     expect(() => redisStore(client, { prefix: '' })).toThrow(ValidationError);
     expect(() => redisStore(client, { prefix: 7 as unknown as string })).toThrow(/prefix/);
+    expect(() => redisStore(client, { prefix: null as unknown as string })).toThrow('Invalid prefix: must be a non-empty string');
+  });
+
+  it('refuses options that are not an object, and an option it does not know (a misspelt prefix would go unused)', () => {
+    const client = { sendCommand: async () => null };
+    expect(() => redisStore(client, null as unknown as RedisStoreOptions)).toThrow("Invalid options: must be an object such as { prefix: 'ug' }");
+    expect(() => redisStore(client, 'ug' as unknown as RedisStoreOptions)).toThrow(ValidationError);
+    expect(() => redisStore(client, { prefx: 'mine' } as unknown as RedisStoreOptions)).toThrow('Invalid prefx: is not an option of redisStore() (it takes prefix)');
+    expect(() => redisStore(client, { prefix: 'mine', ttl: 5 } as unknown as RedisStoreOptions)).toThrow(/Invalid ttl: is not an option/);
+    expect(() => redisStore(client, { prefix: undefined })).not.toThrow();
+    expect(() => redisStore(client, {})).not.toThrow();
+  });
+
+  it('sends one MGET or DEL per slot to a node-redis cluster client, each routed by a key of its slot, and puts the values back in order', async () => {
+    const sent: Array<[firstKey: string | undefined, readonly: boolean | undefined, args: string[]]> = [];
+    const cluster = {
+      nodeClient: () => undefined,
+      sendCommand: async (firstKey: string | undefined, readonly: boolean | undefined, args: string[]) => {
+        sent.push([firstKey, readonly, args]);
+        return args[0] === 'MGET' ? args.slice(1).map((name) => `value of ${name}`) : 'OK';
+      },
+    };
+    const store = redisStore(cluster, { prefix: 'p' });
+    // p:{t}:a and p:{t}:b share the slot of `t`; p:x and p:y are each hashed whole.
+    const keys = ['{t}:a', 'x', '{t}:b', 'y'];
+    expect([keySlot('p:x'), keySlot('p:y')]).not.toContain(keySlot('t'));
+    expect(keySlot('p:x')).not.toBe(keySlot('p:y'));
+    expect(await store.get(keys)).toEqual(keys.map((key) => `value of p:${key}`));
+    expect(sent).toEqual([
+      ['p:{t}:a', true, ['MGET', 'p:{t}:a', 'p:{t}:b']],
+      ['p:x', true, ['MGET', 'p:x']],
+      ['p:y', true, ['MGET', 'p:y']],
+    ]);
+    sent.length = 0;
+    await store.delete(keys);
+    expect(await store.set('{t}:c', 'v', { ttlMs: 1000, ifAbsent: true })).toBe(true);
+    expect(sent).toEqual([
+      ['p:{t}:a', false, ['DEL', 'p:{t}:a', 'p:{t}:b']],
+      ['p:x', false, ['DEL', 'p:x']],
+      ['p:y', false, ['DEL', 'p:y']],
+      ['p:{t}:c', false, ['SET', 'p:{t}:c', 'v', 'PX', '1000', 'NX']],
+    ]);
+  });
+
+  it('groups keys for an ioredis Cluster by the slots of the names it sends, its own keyPrefix included', async () => {
+    const sent: string[][] = [];
+    const call = async (...args: string[]) => (sent.push(args), args[0] === 'MGET' ? args.slice(1).map(() => 'v') : 1);
+    // Two keys of one slot without the keyPrefix, of two with it.
+    const [a, b] = findKeys();
+    await redisStore({ call, isCluster: true, options: { keyPrefix: 'app:' } } as RedisClientLike).get([a, b]);
+    expect(sent).toEqual([['MGET', `ug:${a}`], ['MGET', `ug:${b}`]]);
+    sent.length = 0;
+    await redisStore({ call, isCluster: true, options: {} } as RedisClientLike).get([a, b]);
+    expect(sent).toEqual([['MGET', `ug:${a}`, `ug:${b}`]]);
+    sent.length = 0;
+    // One server: one MGET whatever the slots.
+    await redisStore({ call, isCluster: false } as RedisClientLike).get([a, b, 'other']);
+    expect(sent).toEqual([['MGET', `ug:${a}`, `ug:${b}`, 'ug:other']]);
   });
 
   it('sends ioredis clients commands by call(), node-redis clients by sendCommand(), nothing for bad arguments', async () => {
@@ -154,3 +225,14 @@ describe('redisStore without a server', () => {
     await expect(store.take('a', { amount: 1, perMs: 1, capacity: 1, maxWaitMs: 0 })).rejects.toThrow(/bucket script answered string/);
   });
 });
+
+/** Two keys, `a-<i>` and `bb-<j>`, in one slot as the store names them (`ug:<key>`) but not under `app:` (i, j below 5000). */
+function findKeys(): [string, string] {
+  const bySlot = new Map<number, string>();
+  for (let i = 0; i < 5000; i++) bySlot.set(keySlot(`ug:a-${i}`), `a-${i}`);
+  for (let j = 0; j < 5000; j++) {
+    const [a, b] = [bySlot.get(keySlot(`ug:bb-${j}`)), `bb-${j}`];
+    if (a !== undefined && keySlot(`app:ug:${a}`) !== keySlot(`app:ug:${b}`)) return [a, b];
+  }
+  throw new Error('no such keys');
+}
