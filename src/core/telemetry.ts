@@ -101,14 +101,20 @@ export interface AttemptObserver {
 }
 
 /**
- * The client's telemetry as the core calls it: a `startCall` that returns something other
- * than an object (a number, a string) leaves the call unwatched, as undefined does, rather
- * than failing it with a TypeError when the core calls the observer's methods.
+ * The client's telemetry as the core calls it: a `startCall` that throws, or returns something
+ * other than an object (a number, a string), leaves the call unwatched, as undefined does,
+ * rather than failing it.
  */
 export function guardTelemetry(telemetry: Telemetry): Telemetry {
   return {
     startCall(redactor) {
-      const observer: unknown = telemetry.startCall(redactor);
+      let observer: unknown;
+      try {
+        observer = telemetry.startCall(redactor);
+      } catch {
+        // Telemetry that throws never fails the caller's call (STYLE.md 17): the call goes unwatched.
+        return undefined;
+      }
       return typeof observer === 'object' && observer !== null ? (observer as CallObserver) : undefined;
     },
   };

@@ -25,8 +25,8 @@ export function checkMockOptions(options: unknown): void {
   if (models !== undefined) {
     if (!Array.isArray(models)) throw new ValidationError('models', "must be an array of models such as { id: 'gpt-4o-mini', owned_by: 'openai', kind: 'chat' }");
     for (const [i, model] of models.entries()) {
-      const ok = isRecord(model) && typeof model.id === 'string' && model.id !== '' && typeof model.owned_by === 'string' && MODEL_KINDS.includes(model.kind as MockModelKind);
-      if (!ok) throw new ValidationError(`models[${i}]`, `must be { id, owned_by, kind } with kind one of ${MODEL_KINDS.join(', ')}`);
+      const ok = isRecord(model) && typeof model.id === 'string' && typeof model.owned_by === 'string' && MODEL_KINDS.includes(model.kind as MockModelKind);
+      if (!ok) throw new ValidationError(`models[${i}]`, `must be { id, owned_by, kind } (any id, even one a real gateway would not list: tests serve odd catalogues) with kind one of ${MODEL_KINDS.join(', ')}`);
     }
   }
   if (faults !== undefined) {

@@ -149,4 +149,14 @@ describe('telemetry', () => {
       expect(await client({ telemetry }).chat.completions.create(chatParams)).toEqual({ id: 'c' });
     }
   });
+
+  it('leaves a call unwatched when startCall throws: telemetry never fails the caller (STYLE.md 17)', async () => {
+    server.use(http.post(`${BASE}/chat/completions`, () => HttpResponse.json({ id: 'c' })));
+    const telemetry = {
+      startCall: () => {
+        throw new Error('a broken tracer');
+      },
+    } as unknown as GatewayOptions['telemetry'];
+    expect(await client({ telemetry }).chat.completions.create(chatParams)).toEqual({ id: 'c' });
+  });
 });

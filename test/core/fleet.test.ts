@@ -225,6 +225,35 @@ function fleetScenarios(world: () => World) {
     expect(unpaused.events).toEqual([]);
   });
 
+  it('lets the others go at once when the first call after a pause is answered with something other than a 429', async () => {
+    const { store, expire } = world();
+    const inner = store();
+    let reads = 0;
+    const s: Store = { get: (keys) => (reads++, inner.get(keys)), set: (...a) => inner.set(...a), delete: (k) => inner.delete(k), take: (...a) => inner.take(...a) };
+    const gw = gateways();
+    gw.answers.main = status(429, { error: { message: 'slow down', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '100' });
+    const solo = () => instance(s, gw.fetch, { backupBaseURL: undefined, maxRetries: 0 });
+    await expect(chat(solo().client)).rejects.toBeInstanceOf(RateLimitError);
+    await expire('pause', 100);
+    // The first call after the pause meets a 503, slowly: the others wait for its answer.
+    const probe = held(status(503));
+    gw.answers.main = probe.respond;
+    const first = chat(solo().client).catch((e: unknown) => e);
+    await probe.inside;
+    gw.answers.main = gw.ok;
+    const waiting = solo();
+    const second = chat(waiting.client);
+    await until(() => reads > 0);
+    const before = reads;
+    probe.release();
+    expect(await first).toMatchObject({ status: 503 });
+    // Answered: the 503 ended the pause for everyone, so the waiting call went at its next look
+    // (every 250 ms) instead of looking twenty times over PAUSE_PROBE_WAIT_MS (5 s).
+    await expect(second).resolves.toMatchObject({ id: 'chatcmpl-1' });
+    expect(reads - before).toBeLessThanOrEqual(4);
+    expect(gw.hits.main).toBe(3);
+  });
+
   it('remembers a 429 without Retry-After as a short pause for that model, growing while the 429s go on', async () => {
     const s = world().store();
     const gw = gateways();

@@ -32,6 +32,8 @@ export interface FleetCall {
   tokens: number;
   /** The call is the one that probes an exhausted quota back (it holds the lock). */
   quotaProbe: boolean;
+  /** The base where the call is the one that sends first after a pause (it holds the lock), if any. */
+  pauseProbe: string | undefined;
 }
 
 /** How long a quota stays refused after the gateway said it ran out, when failoverCooldown is 0. */
@@ -203,7 +205,10 @@ export class SharedFleet {
    * every 250 ms, and go after PAUSE_PROBE_WAIT_MS whatever happened.
    */
   async #afterPause(call: FleetCall, at: { base: string; model: string | undefined; pinned: boolean }): Promise<string> {
-    if (await this.lock(['pause-probe', at.base, at.model ?? ''], PAUSE_PROBE_WAIT_MS)) return at.base;
+    if (await this.lock(['pause-probe', at.base, at.model ?? ''], PAUSE_PROBE_WAIT_MS)) {
+      call.pauseProbe = at.base;
+      return at.base;
+    }
     for (let waited = 0; waited < PAUSE_PROBE_WAIT_MS; waited += 250) {
       await pauseFor(call, 250);
       const gate = pauseGate(await this.view(at.model), at.base);

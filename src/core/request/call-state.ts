@@ -41,6 +41,8 @@ export class CallState {
   quotaProbe = false;
   /** The base this call is the one to probe back (it holds the fleet's lock), if any. */
   probing: string | undefined;
+  /** The base where this call is the one that sends first after a pause (it holds the fleet's lock), if any. */
+  pauseProbe: string | undefined;
   /** The SDK asked the stream for usage the caller did not (usage/stream-usage.ts): the caller's frames are given back without it. */
   usageAsked = false;
   /** A multipart body's files, read once for every model of the call. */

@@ -71,6 +71,8 @@ export async function afterFailure(call: CallState, at: { base: string; model: s
   const lesson = lessonOf({ kind: failureKind(error), status: api ? statusOf(api) : null, retryAfterMs: api?.retryAfterMs ?? null, quotaMessage: api ? (parseErrorBody(api.error).message ?? api.code ?? undefined) : undefined });
   // A quota probe that failed for another reason learnt nothing: the next call may probe.
   if (call.quotaProbe && lesson?.kind !== 'quota') await (await fleet.sharedFleet()).drop([['quota-probe']]);
+  // The first call after a pause was answered with anything but a 429: the pause is over, and the calls waiting for it go at once.
+  if (call.pauseProbe === base && lesson?.kind !== 'pause') await (await fleet.sharedFleet()).drop([['was-paused', base, model ?? ''], ['pause-probe', base, model ?? '']]);
   // The base itself answered (a 4xx, or an error object inside a 200): it is up.
   if (api && api.status < 500) await fleet.answered(base, model, fleet.lastView(model), false);
   if (!lesson) return;
