@@ -1,4 +1,4 @@
-// Two instances that share what they learn through one store: a main base one found down is skipped by the other, and a 429's pause holds for both. On a Redis started here when this machine has redis-server, else on one memoryStore().
+// Two instances that share what they learn through one store: a main base they found down is skipped by both, and a 429's pause holds for both. On a Redis started here when this machine has redis-server, else on one memoryStore().
 // Always runs against two local mock gateways on 127.0.0.1 (faults cannot be scripted on the real service).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -72,21 +72,24 @@ const ask = (client: Gateway, content: string, maxRetries?: number) =>
   client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] }, maxRetries === undefined ? {} : { maxRetries });
 
 try {
-  console.log(`1) the main (${port(mainServer.url)}) answers 503 to instance 1: it fails over to the backup (${port(backupServer.url)}), and the main is down for the fleet`);
-  main.inject({ type: 'unavailable' });
+  console.log(`1) the main (${port(mainServer.url)}) drops the connection for each instance once; the second failure with no answer between them marks it down for the fleet`);
+  main.inject({ type: 'disconnect' });
   console.log(`  instance 1 -> ${(await ask(one, 'first')).choices[0]?.message.content}`);
+  main.inject({ type: 'disconnect' });
   console.log(`  instance 2 -> ${(await ask(two, 'second')).choices[0]?.message.content}`);
-  console.log(`  the main saw ${main.requests.length} request: instance 2 never sent it one`);
+  // An instance reads the store at most every 200 ms: instance 1 read it for its first call.
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  console.log(`  instance 1 -> ${(await ask(one, 'third')).choices[0]?.message.content}`);
+  console.log(`  the main saw ${main.requests.length} requests: after the second failure nobody sends it one until a probe after failoverCooldown`);
 
-  console.log('2) the backup answers 429 Retry-After: 1 to instance 1 (no retries for that call)');
+  console.log(`2) the backup (${port(backupServer.url)}) answers 429 Retry-After: 1 to instance 1 (no retries for that call)`);
   backup.inject({ type: 'rate_limit', retryAfter: 1 });
-  const refused = await ask(one, 'third', 0).catch((e: unknown) => e);
+  const refused = await ask(one, 'fourth', 0).catch((e: unknown) => e);
   if (refused instanceof RateLimitError) console.log(`  instance 1 -> RateLimitError, the server asked for ${refused.retryAfterMs} ms`);
-  // An instance reads the store at most every 200 ms: one that read just now has not seen the pause yet.
   await new Promise((resolve) => setTimeout(resolve, 250));
   const before = backup.requests.length;
-  console.log(`  instance 2 -> ${(await ask(two, 'fourth')).choices[0]?.message.content}`);
-  console.log(`  the backup saw ${backup.requests.length - before} request from instance 2, after the pause: none was sent into it`);
+  console.log(`  instance 2 -> ${(await ask(two, 'fifth')).choices[0]?.message.content}`);
+  console.log(`  the backup saw ${backup.requests.length - before} request from instance 2, sent after the pause: none went into it`);
 } finally {
   // The clients' last writes (a pause over, a base back) go out just after their calls return.
   await new Promise((resolve) => setTimeout(resolve, 100));
