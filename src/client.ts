@@ -47,7 +47,11 @@ export interface GatewayOptions {
   timeout?: number | undefined;
   /** ms a stream may stay silent (no byte, not even a `: PING` comment) before it fails. @default 60_000 */
   idleTimeout?: number | undefined;
-  /** ms the main base is avoided after it fails, when a backup is set. @default 30_000 */
+  /**
+   * ms the main base is avoided once it is down (after the second failure that says so, with
+   * no answer between them: docs/fleet.md), when a backup is set; then one call probes it.
+   * @default 30_000
+   */
   failoverCooldown?: number | undefined;
   /** A fetch implementation, e.g. a mock gateway's `mock.fetch`. @default globalThis.fetch */
   fetch?: typeof globalThis.fetch | undefined;
@@ -127,9 +131,10 @@ const givenOptions = new WeakMap<Gateway, GatewayOptions>();
 interface Shared {
   fleet: FleetMemory;
   cache: CacheState | undefined;
-  /** The `store` and `cache` options they were made from. */
+  /** The `store`, `cache` and `apiKey` options they were made from. */
   store: Store | undefined;
   cacheOptions: CacheOptions | undefined;
+  apiKey: ApiKeySource | undefined;
 }
 const sharedBy = new WeakMap<Gateway, Shared>();
 /** Set while withOptions() constructs the derived client: what it inherits. */
@@ -219,7 +224,8 @@ export class Gateway implements APIClient {
     inheriting = undefined;
     // A store of the user's (Redis) is put behind a guard where it is used (no call fails
     // because of it); without one, what the client learns stays in this process.
-    const memory = inherited && options.store === inherited.store ? inherited.fleet : fleetMemory(options.store);
+    // Another key is another account: its quota is not this one's (base health starts afresh too).
+    const memory = inherited && options.store === inherited.store && options.apiKey === inherited.apiKey ? inherited.fleet : fleetMemory(options.store);
     const retry = resolveRetry(options.retry);
     const fleet = new Fleet(
       {
@@ -237,7 +243,7 @@ export class Gateway implements APIClient {
     );
     let cache = inherited && options.cache === inherited.cacheOptions ? inherited.cache : undefined;
     if (options.cache && !cache) cache = { store: options.cache.store, log, ttlMs: options.cache.ttl ?? defaults.cacheTtl, shareAcrossKeys: options.cache.shareAcrossKeys === true, flights: new Map() };
-    sharedBy.set(this, { fleet: memory, cache, store: options.store, cacheOptions: options.cache });
+    sharedBy.set(this, { fleet: memory, cache, store: options.store, cacheOptions: options.cache, apiKey: options.apiKey });
     bindConfig(this, {
       // A closure rather than a property: nothing that inspects the config can print the key.
       apiKey,

@@ -176,6 +176,24 @@ describe('identical calls at once share one request, owned by none of them', () 
     expect(gate.sent('chat/completions')).toBe(1);
   });
 
+  it('cancels the request of a cached stream aborted without being read, when no other caller reads it', async () => {
+    const mock = createMockGateway({ apiKey: KEY });
+    const signals: AbortSignal[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (init?.signal) signals.push(init.signal);
+      // Frames then silence, and a body that does not end on abort (a custom fetch's may not).
+      const first = await (await mock.fetch(input, init)).text();
+      const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode(first.replace('data: [DONE]\n\n', ''))) });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    };
+    const c = client(fetch, memoryStore());
+    const stream = await c.chat.completions.create(streamBody);
+    expect(signals.some((s) => s.aborted)).toBe(false);
+    stream.controller.abort();
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    await expect(stream[Symbol.asyncIterator]().next()).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
   it('gives each caller of a cut stream its own partial', async () => {
     const gate = gated();
     const c = client(gate.fetch, memoryStore());

@@ -433,6 +433,17 @@ describe('a fleet on one memoryStore (instances in one process)', () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it("never refuses another key for this key's exhausted quota: withOptions({ apiKey }) is another account", async () => {
+    const gw = gateways();
+    gw.answers.main = status(429, { error: { message: 'quota', code: 'insufficient_quota' } });
+    const first = instance(memoryStore(), gw.fetch, { backupBaseURL: undefined, maxRetries: 0 }).client;
+    await expect(chat(first)).rejects.toBeInstanceOf(InsufficientQuotaError);
+    await expect(chat(first)).rejects.toThrow(/nothing was sent/);
+    gw.answers.main = gw.ok;
+    await expect(chat(first.withOptions({ apiKey: 'sk-another-key-0000000000' }))).resolves.toMatchObject({ id: 'chatcmpl-1' });
+    expect(gw.hits.main).toBe(2);
+  });
+
   it('without a store, keeps base health in its own memory as before (no pause or quota: each call meets them)', async () => {
     const gw = gateways();
     gw.answers.main = status(429, { error: { message: 'quota', code: 'insufficient_quota' } });

@@ -352,6 +352,22 @@ describe('failover', () => {
     expect(main.calls[0]?.headers['idempotency-key']).toBe(backup.calls[0]?.headers['idempotency-key']);
   });
 
+  it('moves to the other base at once, but goes back to a base that failed for this request only after the backoff', async () => {
+    vi.useFakeTimers();
+    const { main, backup } = twoBases([status(500), status(500)], [status(502), ok(list)]);
+    const delays: number[] = [];
+    const settled = client({ backupBaseURL: BACKUP, maxRetries: 3, retry: { baseDelayMs: 1_000, jitter: 0 }, hooks: { onRetry: (e) => delays.push(e.delayMs) } })
+      .models.list()
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(0);
+    // main failed, the backup at once; the backup failed, and both have failed now: the backoff.
+    expect([main.calls.length, backup.calls.length]).toEqual([1, 1]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await vi.advanceTimersByTimeAsync(4_000);
+    await settled;
+    expect(delays).toEqual([0, 2_000, 4_000]);
+  });
+
   it('goes back to the main when the backup fails too, then surfaces the last error', async () => {
     const { main, backup } = twoBases([status(500, fast)], [status(502, fast)]);
     const err = await client({ backupBaseURL: BACKUP, maxRetries: 2 }).models.list().catch((e: unknown) => e);

@@ -308,6 +308,28 @@ describe('the per-attempt timeout of a stream', () => {
   });
 });
 
+describe('the per-attempt timeout of a stream, with a custom fetch', () => {
+  it('ends the wait for the first content even where the body does not end on abort', async () => {
+    vi.useFakeTimers();
+    // A custom fetch whose body sends a role chunk, then nothing, and ignores the abort.
+    const fetch: typeof globalThis.fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(sseText([{ ...chunk(''), choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] }], { done: false })));
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    const settled = client({ maxRetries: 0, timeout: 1_000, fetch })
+      .chat.completions.create(streamParams)
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await settled).toBeInstanceOf(APITimeoutError);
+    vi.useRealTimers();
+  });
+});
+
 describe('finalChatCompletion', () => {
   it('merges content, tool-call deltas, finish reason and usage', async () => {
     const base = { id: 'c1', object: 'chat.completion.chunk', created: 7, model: 'm' };

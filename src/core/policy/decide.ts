@@ -51,7 +51,10 @@ export interface Situation {
   /** The base of the failed attempt, and the one a retry goes to (the other base, or the same when there is no other or the request is pinned to one). */
   base: string;
   nextBase: string;
-  /** The next base is outside its failover cooldown. */
+  /**
+   * The next base may take a retry at once: it is not down for the fleet, and it has not
+   * failed for this request already (going back to a base that failed waits the pause).
+   */
   nextHealthy: boolean;
   /** The wait the server asked for (`Retry-After`), in ms, or null. */
   serverWaitMs: number | null;

@@ -20,7 +20,9 @@ export async function openEventStream(ctx: AttemptContext, response: Response, c
   const body = response.body.getReader();
   const { call } = ctx;
   const reader = new SSEReader(body, {
-    signal: call.signal ?? new AbortController().signal,
+    // The attempt's signal: its timeout stops a wait for the first content even where a custom
+    // fetch's body does not end on abort (the call's own signal is part of it).
+    signal: ctx.signal ?? new AbortController().signal,
     controller: call.controller as AbortController,
     idleTimeoutMs: call.options.idleTimeout ?? call.config.idleTimeout,
     redactor: call.config.redactor,

@@ -16,6 +16,8 @@ export interface Progress {
   baseURL: string;
   retries: number;
   redirects: number;
+  /** The bases that failed for this model's request: a retry goes back to one only after the pause. */
+  failed?: Set<string> | undefined;
 }
 
 /** Another model is to be tried: the decision, and the failure that led to it. */
@@ -34,7 +36,8 @@ export async function recover(call: CallState, request: PreparedRequest, at: { e
   const { events } = call.config;
   const redirect = at.error instanceof BaseRedirect && request.pinned === undefined && progress.redirects++ < MAX_REDIRECTS ? at.error : undefined;
   const error = at.error instanceof BaseRedirect ? at.error.error : at.error;
-  const situation = situationAfter(call, { error, info, retries: progress.retries, pinned: request.pinned, model: request.model });
+  (progress.failed ??= new Set()).add(info.baseURL);
+  const situation = situationAfter(call, { error, info, retries: progress.retries, pinned: request.pinned, model: request.model, failed: progress.failed });
   situation.redirectedTo = redirect?.baseURL;
   // What the failure teaches every client on the store: evidence against the base, a pause, the quota.
   if (call.url === undefined) await afterFailure(call, { base: info.baseURL, model: request.model, error, redirected: redirect !== undefined });
@@ -54,7 +57,7 @@ export async function recover(call: CallState, request: PreparedRequest, at: { e
 }
 
 /** What a failed attempt looks like to the decision. */
-function situationAfter(call: CallState, at: { error: unknown; info: AttemptInfo; retries: number; pinned: string | undefined; model: string | undefined }): Situation {
+function situationAfter(call: CallState, at: { error: unknown; info: AttemptInfo; retries: number; pinned: string | undefined; model: string | undefined; failed: Set<string> }): Situation {
   const { pool, retry, fleet } = call.config;
   const { error, info } = at;
   const nextBase = at.pinned ?? pool.next(info.baseURL);
@@ -64,7 +67,7 @@ function situationAfter(call: CallState, at: { error: unknown; info: AttemptInfo
     maxRetries: call.options.maxRetries ?? call.config.maxRetries,
     base: info.baseURL,
     nextBase,
-    nextHealthy: isAvailable(fleet.lastView(at.model), nextBase),
+    nextHealthy: !at.failed.has(nextBase) && isAvailable(fleet.lastView(at.model), nextBase),
     serverWaitMs: error instanceof APIError ? error.retryAfterMs : null,
     maxRetryAfterMs: retry.maxRetryAfterMs,
     backoffMs: backoffMs(at.retries + 1, retry),

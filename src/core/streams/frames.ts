@@ -115,7 +115,13 @@ export class FrameCursor implements FrameSource<never> {
     this.#observer = caller.observer;
     this.#signal = caller.signal;
     this.#redactor = caller.redactor;
+    // A caller that aborts its stream without reading it leaves at once: when it was the last
+    // reader, the request is cancelled then, not when someone next reads (nobody may).
+    caller.signal?.addEventListener('abort', () => void (this.#closed || (this.#pending = this.#finish(new APIUserAbortError(undefined, { cause: caller.signal?.reason })))), { once: true });
   }
+
+  /** The abort that ended this reader before anything read it: the next read throws it. */
+  #pending: unknown;
 
   attach(sink: StreamSink): void {
     this.#sink = sink;
@@ -127,6 +133,11 @@ export class FrameCursor implements FrameSource<never> {
 
   async next(): Promise<IteratorResult<never>> {
     const frames = this.#frames;
+    if (this.#pending !== undefined) {
+      const pending = this.#pending;
+      this.#pending = undefined;
+      throw pending;
+    }
     for (;;) {
       if (this.#closed) return DONE;
       if (this.#signal?.aborted) throw this.#finish(new APIUserAbortError(undefined, { cause: this.#signal.reason }));
