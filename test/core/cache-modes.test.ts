@@ -194,6 +194,20 @@ describe('identical calls at once share one request, owned by none of them', () 
     await expect(stream[Symbol.asyncIterator]().next()).rejects.toBeInstanceOf(APIUserAbortError);
   });
 
+  it('leaves no timer behind once every reader of a cached stream left (the process can exit)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      const mock = createMockGateway({ apiKey: KEY });
+      const c = client(mock.fetch, memoryStore());
+      const stream = await c.chat.completions.create(streamBody);
+      for await (const _ of stream) break;
+      await Promise.resolve();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('gives each caller of a cut stream its own partial', async () => {
     const gate = gated();
     const c = client(gate.fetch, memoryStore());

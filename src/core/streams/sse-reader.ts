@@ -56,6 +56,8 @@ export class SSEReader implements FrameSource<never> {
   #text = '';
   /** An abort that came before anything asked for the next frame: the next read throws it. */
   #pending: GatewayError | undefined;
+  /** `open()` is done: the stream is the caller's (or its readers'), no longer its attempt's. */
+  #opened = false;
   /** `[DONE]` or a terminal event was read: what follows is the end. */
   #ended = false;
   /** The body was read to its end. */
@@ -99,8 +101,9 @@ export class SSEReader implements FrameSource<never> {
     while (!this.#content && !this.#ended) {
       const result = this.#take() ?? (await this.#read());
       this.#held.push({ result, text: this.#text });
-      if (result.done) return;
+      if (result.done) break;
     }
+    this.#opened = true;
   }
 
   /** Reads one chunk of bytes and returns it, for a body whose label is not text/event-stream. */
@@ -160,8 +163,9 @@ export class SSEReader implements FrameSource<never> {
   readonly #onAbort = () => {
     this.#stopped ??= 'abort';
     void this.#body.cancel().catch(() => undefined);
-    // Aborted before it was read (or between reads): it ends now, and the next read says why.
-    if (!this.#closed && this.#sink) {
+    // Aborted once opened, before it was read (or between reads): it ends now (its timer with
+    // it), and the next read says why. While it opens, the read in progress fails instead.
+    if (!this.#closed && this.#opened) {
       this.#pending = stopError('abort', this.#options);
       this.#finish(false, this.#pending);
     }
