@@ -10,7 +10,7 @@ import type { CacheState } from './cache-state.js';
 import { CACHE_FORMAT, isEmbedding, readEntry, writeEntry, type Entry, type FramesEntry, type VectorEntry } from './entries.js';
 import { Flight, type Landed } from './flight.js';
 import { guardStore } from '../store/fail-open-store.js';
-import { memoryStore, type Store } from '../store/store.js';
+import { MemoryStore, type Store } from '../store/store.js';
 
 // The response cache (docs/cache.md) as stages of a call: `lookup` (a hit, an identical call
 // in flight to join, or a miss that starts one), then the request (sendRequest, in call.ts),
@@ -163,7 +163,7 @@ async function write(cache: CacheState, key: string, entry: Entry): Promise<void
 
 /** The cache's store as used: the user's behind its guard (the fleet's guard when it is the same store), or a memoryStore() of 64 MiB. */
 function storeOf(cache: CacheState): Store {
-  return (cache.ready ??= cache.store ? guardStore(cache.store, cache.log) : memoryStore());
+  return (cache.ready ??= cache.store ? guardStore(cache.store, cache.log) : new MemoryStore());
 }
 
 /** A cached entry as the call's reply: the answer's body, or the stream's frames replayed. */

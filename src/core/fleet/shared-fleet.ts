@@ -8,7 +8,7 @@ import { estimateTokens, pauseLeftMs, pauseMs } from '../policy/shared-rules.js'
 import { judgeWait } from '../policy/waits.js';
 import { guardStore } from '../store/fail-open-store.js';
 import { hashKey } from '../store/hash-key.js';
-import { memoryStore, type Store } from '../store/store.js';
+import { MemoryStore, type Store } from '../store/store.js';
 import { readUsage } from '../usage/usage.js';
 import { nameOf, VIEW_MS, type FleetParts, type RecordName } from './records.js';
 
@@ -51,7 +51,7 @@ export class SharedFleet {
     this.#fleet = fleet;
     const { memory, settings } = fleet;
     // Without a store, the buckets are this process's, shared by the clients withOptions() makes.
-    this.#store = memory.store ? guardStore(memory.store, settings.log) : (memory.buckets ??= memoryStore());
+    this.#store = memory.store ? guardStore(memory.store, settings.log) : (memory.buckets ??= new MemoryStore());
   }
 
   /** What the fleet knows for a call to `model`: what this process wrote, and what the store said (one read every VIEW_MS). */
