@@ -8,7 +8,6 @@ import type { AttemptInfo } from '../hooks.js';
 import { checkModels } from '../options.js';
 import { recover } from './recovery.js';
 import { admit, afterAnswer, beforeAttempt, firstBase } from './fleet-steps.js';
-import { withProgress } from './download.js';
 import type { FrameSource } from '../streams/stream.js';
 import { shownURL } from './transport.js';
 import { askForUsage } from '../usage/stream-usage.js';
@@ -77,7 +76,11 @@ async function shape(call: CallState, reply: Reply): Promise<unknown> {
     source.attach(stream);
     return stream;
   }
-  if (request.download) return withProgress(reply.data as OpenBody, reply.response, call.options.idleTimeout ?? call.config.idleTimeout, request.download.onProgress);
+  if (request.download) {
+    // Loaded with the first download (download.ts): a chat app never carries it.
+    const { withProgress } = await import('./download.js');
+    return withProgress(reply.data as OpenBody, reply.response, call.options.idleTimeout ?? call.config.idleTimeout, request.download.onProgress);
+  }
   return request.map ? request.map(reply.data, reply.response) : reply.data;
 }
 
