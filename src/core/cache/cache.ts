@@ -1,5 +1,4 @@
 import { isRecord } from '../../internal/is-record.js';
-import { redactDeep } from '../error-factory.js';
 import { GatewayError } from '../errors.js';
 import type { CacheOutcome } from '../hooks.js';
 import { Frames } from '../streams/frames.js';
@@ -98,7 +97,7 @@ export async function land(cache: CacheState, upstream: CacheCall & { readonly u
       return;
     }
     if (keep.kind === 'inputs') await keepVectors(cache, upstream, keep, reply);
-    else if (isRecord(reply.data)) await write(cache, await keyOf(cache, upstream, upstream.body, reply.model), { v: CACHE_FORMAT, path: upstream.path, body: redactDeep(reply.data, redactor) });
+    else if (isRecord(reply.data)) await write(cache, await keyOf(cache, upstream, upstream.body, reply.model), { v: CACHE_FORMAT, path: upstream.path, body: redactor.deep(reply.data) });
     flight.land(reply);
     done();
   } catch (error) {

@@ -2,7 +2,6 @@ import { uuid } from '../../internal/uuid.js';
 import { attempt, joinURL } from './attempt.js';
 import { CallState, type PreparedRequest } from './call-state.js';
 import { checkRequestOptions } from '../check.js';
-import { redactError } from '../error-factory.js';
 import { APITimeoutError, GatewayError, ValidationError } from '../errors.js';
 import type { AttemptInfo } from '../hooks.js';
 import { checkModels } from '../options.js';
@@ -55,7 +54,7 @@ export async function runCall<T>(config: CoreConfig, request: CallRequest<T>, op
   } catch (error) {
     // Every error of a call passes here: secrets out of anything on the way (a parser's
     // ParseError quoting the reply, a custom fetch's message).
-    const safe = error instanceof GatewayError ? redactError(error, config.redactor) : error;
+    const safe = error instanceof GatewayError ? config.redactor.error(error) : error;
     observer?.end({ error: safe });
     throw request.mapError ? request.mapError(safe) : safe;
   } finally {
