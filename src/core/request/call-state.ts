@@ -1,4 +1,5 @@
 import { anySignal } from '../../internal/signals.js';
+import { createAPIError } from '../error-factory.js';
 import { APITimeoutError, APIUserAbortError, ValidationError, type GatewayError } from '../errors.js';
 import { expandPath } from './path.js';
 import type { CallObserver } from '../telemetry.js';
@@ -95,6 +96,24 @@ export class CallState {
   stopped(what: string): GatewayError {
     if (this.signal?.reason === TOTAL_TIMED_OUT) return new APITimeoutError(`Request did not complete within totalTimeout (${this.options.totalTimeout} ms): ${what}.`);
     return new APIUserAbortError(undefined, { cause: this.signal?.reason });
+  }
+
+  /**
+   * The error for a call the fleet's state refuses before anything is sent (an exhausted
+   * quota, a pause or a rate budget longer than the call may wait): a 429 as the gateway
+   * would give it, with the wait on `retryAfterMs` (fleet/shared-fleet.ts).
+   */
+  refused(code: 'insufficient_quota' | 'rate_limit_exceeded', message: string, retryAfterMs: number | null): GatewayError {
+    const { main } = this.config.pool;
+    return createAPIError({
+      status: 429,
+      body: { error: { message, type: code, code } },
+      headers: new Headers(),
+      method: this.request.method,
+      url: `${main.replace(/\/+$/, '')}/${this.path}`,
+      retryAfterMs,
+      redactor: this.config.redactor,
+    });
   }
 
   end(): void {
