@@ -10,8 +10,8 @@ export type { AttemptInfo, CacheInfo, CacheOutcome, FailoverInfo, FleetInfo, Gat
 // Stream classes are exported as types: the client makes streams, never a caller's `new`.
 export type { Stream } from './core/streams/stream.js';
 export { streamFromReadable, type StreamFromReadableOptions } from './core/streams/stream-from-readable.js';
-export { memoryStore } from './core/store/store.js';
-export type { MemoryStoreOptions, Store } from './core/store/store.js';
+export { memoryStore, type MemoryStoreOptions } from './core/store/memory-store.js';
+export type { Store } from './core/store/store.js';
 export type { Limits } from './core/types.js';
 export type { CacheOptions } from './core/cache/cache-state.js';
 export {

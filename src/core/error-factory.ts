@@ -137,7 +137,7 @@ export function createAPIError(args: {
   hint?: string | undefined;
 }): APIError {
   const { redactor } = args;
-  const body = redactDeep(args.body, redactor);
+  const body = redactor.deep(args.body);
   const parsed = parseErrorBody(body);
   if (args.message !== undefined) parsed.message = redactor.string(args.message);
   const headers = new Headers();
@@ -175,18 +175,6 @@ export function unexpectedBody(text: string, at: UnexpectedAt, redactor: Redacto
   const hint = at.baseURL === undefined ? undefined : baseURLHint(at.baseURL);
   const quote = excerpt(text);
   return new GatewayError(redactor.string(`Expected ${at.expected} but got ${at.contentType || 'a body without a content type'}${quote ? `: "${quote}"` : ''} (${at.method} ${at.url}).${hint ? ` ${hint}` : ''}`));
-}
-
-/** A deep copy of JSON-like data with the secrets replaced in every string (keys included): servers echo headers back in error bodies. */
-export function redactDeep<T>(value: T, redactor: Redactor): T {
-  const walk = (node: unknown, depth: number): unknown => {
-    if (typeof node === 'string') return redactor.string(node);
-    if (node === null || typeof node !== 'object' || depth > 32) return node;
-    if (Array.isArray(node)) return node.map((v) => walk(v, depth + 1));
-    // fromEntries defines each key as data: an assignment of a `__proto__` key (which JSON.parse keeps as an own key) would set the copy's prototype instead.
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [redactor.string(k), walk(v, depth + 1)]));
-  };
-  return walk(value, 0) as T;
 }
 
 /**
@@ -248,21 +236,6 @@ function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const detail = typeof cause?.message === 'string' && cause.message ? cause.message : typeof cause?.code === 'string' ? cause.code : undefined;
   return detail ? `${error.message} (${detail})` : error.message;
-}
-
-/**
- * Removes the client's secrets from a GatewayError's message, stack and string fields (a
- * ParseError's `content` quoting the reply, a message quoting a custom fetch's text).
- */
-export function redactError(error: GatewayError, redactor: Redactor): GatewayError {
-  const fields = error as unknown as Record<string, unknown>;
-  for (const key of ['message', 'stack', ...Object.keys(error)]) {
-    const value = fields[key];
-    if (typeof value !== 'string') continue;
-    const safe = redactor.string(value);
-    if (safe !== value) Object.defineProperty(error, key, { value: safe, writable: true, configurable: true, enumerable: key !== 'message' && key !== 'stack' });
-  }
-  return error;
 }
 
 /** The APITimeoutError for a call whose next pause would outlast its `totalTimeout`; the server's error is the cause. */

@@ -21,9 +21,9 @@ const MAX_SECRETS = 16;
 
 /**
  * Removes a client's secrets (its API key, and every key a key function has returned) from
- * text before it can reach an error, a log line or a hook (error-factory.ts applies it to
- * whole bodies and causes). Each secret is removed as it is and in the forms a server or a
- * proxy echoes it in: URL-encoded, JSON-escaped, and base64 (see {@link encodedForms}). The
+ * text before it can reach an error, a log line or a hook, and from whole bodies and errors
+ * (`deep`, `error`). Each secret is removed as it is and in the forms a server or a proxy
+ * echoes it in: URL-encoded, JSON-escaped, and base64 (see {@link encodedForms}). The
  * secrets live in a private field, so no inspection of the object shows them.
  */
 export class Redactor {
@@ -77,6 +77,33 @@ export class Redactor {
   string(text: string): string {
     for (const form of this.#forms) if (text.includes(form)) text = text.split(form).join(REDACTED);
     return text;
+  }
+
+  /** A deep copy of JSON-like data with the secrets replaced in every string (keys included): servers echo headers back in error bodies. */
+  deep<T>(value: T): T {
+    const walk = (node: unknown, depth: number): unknown => {
+      if (typeof node === 'string') return this.string(node);
+      if (node === null || typeof node !== 'object' || depth > 32) return node;
+      if (Array.isArray(node)) return node.map((v) => walk(v, depth + 1));
+      // fromEntries defines each key as data: an assignment of a `__proto__` key (which JSON.parse keeps as an own key) would set the copy's prototype instead.
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [this.string(k), walk(v, depth + 1)]));
+    };
+    return walk(value, 0) as T;
+  }
+
+  /**
+   * Removes the secrets from an error's message, stack and string fields (a ParseError's
+   * `content` quoting the reply, a message quoting a custom fetch's text), in place.
+   */
+  error<E extends Error>(error: E): E {
+    const fields = error as unknown as Record<string, unknown>;
+    for (const key of ['message', 'stack', ...Object.keys(error)]) {
+      const value = fields[key];
+      if (typeof value !== 'string') continue;
+      const safe = this.string(value);
+      if (safe !== value) Object.defineProperty(error, key, { value: safe, writable: true, configurable: true, enumerable: key !== 'message' && key !== 'stack' });
+    }
+    return error;
   }
 }
 

@@ -1,5 +1,4 @@
 import { isRecord } from '../../internal/is-record.js';
-import { redactDeep } from '../error-factory.js';
 import { GatewayError } from '../errors.js';
 import type { CacheOutcome } from '../hooks.js';
 import { Frames } from '../streams/frames.js';
@@ -10,7 +9,7 @@ import type { CacheState } from './cache-state.js';
 import { CACHE_FORMAT, isEmbedding, readEntry, writeEntry, type Entry, type FramesEntry, type VectorEntry } from './entries.js';
 import { Flight, type Landed } from './flight.js';
 import { guardStore } from '../store/fail-open-store.js';
-import { memoryStore, type Store } from '../store/store.js';
+import { MemoryStore, type Store } from '../store/store.js';
 
 // The response cache (docs/cache.md) as stages of a call: `lookup` (a hit, an identical call
 // in flight to join, or a miss that starts one), then the request (sendRequest, in call.ts),
@@ -98,7 +97,7 @@ export async function land(cache: CacheState, upstream: CacheCall & { readonly u
       return;
     }
     if (keep.kind === 'inputs') await keepVectors(cache, upstream, keep, reply);
-    else if (isRecord(reply.data)) await write(cache, await keyOf(cache, upstream, upstream.body, reply.model), { v: CACHE_FORMAT, path: upstream.path, body: redactDeep(reply.data, redactor) });
+    else if (isRecord(reply.data)) await write(cache, await keyOf(cache, upstream, upstream.body, reply.model), { v: CACHE_FORMAT, path: upstream.path, body: redactor.deep(reply.data) });
     flight.land(reply);
     done();
   } catch (error) {
@@ -163,7 +162,7 @@ async function write(cache: CacheState, key: string, entry: Entry): Promise<void
 
 /** The cache's store as used: the user's behind its guard (the fleet's guard when it is the same store), or a memoryStore() of 64 MiB. */
 function storeOf(cache: CacheState): Store {
-  return (cache.ready ??= cache.store ? guardStore(cache.store, cache.log) : memoryStore());
+  return (cache.ready ??= cache.store ? guardStore(cache.store, cache.log) : new MemoryStore());
 }
 
 /** A cached entry as the call's reply: the answer's body, or the stream's frames replayed. */

@@ -1,6 +1,4 @@
 import { sleep } from '../../internal/sleep.js';
-import type { Redactor } from '../../internal/redact.js';
-import { createAPIError } from '../error-factory.js';
 import type { GatewayError } from '../errors.js';
 import type { FleetInfo } from '../hooks.js';
 import { DOWN_AFTER, EVIDENCE_MS, FLEET_FORMAT, isAvailable, PAUSE_PROBE_WAIT_MS, pauseGate, PROBE_DUE_MS, quotaGate, type FleetView, type PausedRecord, type PauseRecord, type QuotaRecord, type RecordKind } from '../policy/fleet-rules.js';
@@ -8,7 +6,7 @@ import { estimateTokens, pauseLeftMs, pauseMs } from '../policy/shared-rules.js'
 import { judgeWait } from '../policy/waits.js';
 import { guardStore } from '../store/fail-open-store.js';
 import { hashKey } from '../store/hash-key.js';
-import { memoryStore, type Store } from '../store/store.js';
+import { MemoryStore, type Store } from '../store/store.js';
 import { readUsage } from '../usage/usage.js';
 import { nameOf, VIEW_MS, type FleetParts, type RecordName } from './records.js';
 
@@ -20,7 +18,6 @@ import { nameOf, VIEW_MS, type FleetParts, type RecordName } from './records.js'
 
 /** What the shared fleet reads of a call (request/call-state.ts's CallState is one). */
 export interface FleetCall {
-  readonly config: { readonly redactor: Redactor };
   readonly request: { readonly method: string };
   readonly path: string;
   readonly body: object | undefined;
@@ -28,6 +25,8 @@ export interface FleetCall {
   readonly observer: { fleet?(info: FleetInfo): void } | undefined;
   budgetMs(): number | undefined;
   stopped(what: string): GatewayError;
+  /** The error for a call the fleet's state refuses before anything is sent. */
+  refused(code: 'insufficient_quota' | 'rate_limit_exceeded', message: string, retryAfterMs: number | null): GatewayError;
   /** The tokens the call reserved of `limits`, reconciled with its answer's usage. */
   tokens: number;
   /** The call is the one that probes an exhausted quota back (it holds the lock). */
@@ -51,7 +50,7 @@ export class SharedFleet {
     this.#fleet = fleet;
     const { memory, settings } = fleet;
     // Without a store, the buckets are this process's, shared by the clients withOptions() makes.
-    this.#store = memory.store ? guardStore(memory.store, settings.log) : (memory.buckets ??= memoryStore());
+    this.#store = memory.store ? guardStore(memory.store, settings.log) : (memory.buckets ??= new MemoryStore());
   }
 
   /** What the fleet knows for a call to `model`: what this process wrote, and what the store said (one read every VIEW_MS). */
@@ -87,7 +86,7 @@ export class SharedFleet {
       if (!call.quotaProbe) {
         this.#tell(call, { event: 'quota-exhausted', baseURL: fleet.settings.main, model, waitMs: 0 });
         const said = view.quota ? ` at ${new Date(view.quota.at).toISOString()} ("${view.quota.message}")` : '';
-        throw this.#refusal(call, 'insufficient_quota', `The quota is exhausted, as the gateway said${said}; nothing was sent. One call at a time retries it after failoverCooldown`, null);
+        throw call.refused('insufficient_quota', `The quota is exhausted, as the gateway said${said}; nothing was sent. One call at a time retries it after failoverCooldown`, null);
       }
     }
     if (fleet.settings.limits) await this.#hold(call, model);
@@ -111,7 +110,7 @@ export class SharedFleet {
       if (!at.pinned && other !== undefined && other !== base && isAvailable(view, other) && pauseGate(view, other) === 'open') return other;
       const left = pauseLeftMs(view, base, Date.now());
       if (judgeWait({ ms: left, asked: true }, { maxRetryAfterMs: retry.maxRetryAfterMs, budgetMs: call.budgetMs() }) !== 'wait') {
-        throw this.#refusal(call, 'rate_limit_exceeded', `A 429 paused ${model ?? 'calls'} on ${base} for the fleet for ${left} ms more, longer than this call may wait; nothing was sent`, left);
+        throw call.refused('rate_limit_exceeded', `A 429 paused ${model ?? 'calls'} on ${base} for the fleet for ${left} ms more, longer than this call may wait; nothing was sent`, left);
       }
       this.#tell(call, { event: 'paused', baseURL: base, model, waitMs: left });
       // The record's ttl ends the pause, not this clock: look again when it should be gone.
@@ -189,7 +188,7 @@ export class SharedFleet {
     if (refused) {
       // One was taken and the other refused: give back what was taken, so nothing is reserved.
       await Promise.all(budgets.map(([name, per, amount], i) => (takes[i]?.taken ? this.#take(name, { amount: -amount, ...perSecond(per), maxWaitMs: 0 }) : undefined)));
-      throw this.#refusal(call, 'rate_limit_exceeded', `The fleet's rate budget (limits) would take ${refused.waitMs} ms to allow this call, more than it may wait; nothing was sent`, refused.waitMs);
+      throw call.refused('rate_limit_exceeded', `The fleet's rate budget (limits) would take ${refused.waitMs} ms to allow this call, more than it may wait; nothing was sent`, refused.waitMs);
     }
     call.tokens = budgets.some(([name]) => name[0] === 'tpm') ? Math.min(tokens, tpm as number) : 0;
     const waitMs = Math.max(0, ...takes.map((take) => take.waitMs));
@@ -230,20 +229,6 @@ export class SharedFleet {
   #tell(call: FleetCall, info: FleetInfo): void {
     this.#fleet.tell(info);
     call.observer?.fleet?.(info);
-  }
-
-  /** An error the fleet's state gives before anything is sent: quota, or a wait beyond what the call allows. */
-  #refusal(call: FleetCall, code: 'insufficient_quota' | 'rate_limit_exceeded', message: string, retryAfterMs: number | null): GatewayError {
-    const main = this.#fleet.settings.main;
-    return createAPIError({
-      status: 429,
-      body: { error: { message, type: code, code } },
-      headers: new Headers(),
-      method: call.request.method,
-      url: `${main.replace(/\/+$/, '')}/${call.path}`,
-      retryAfterMs,
-      redactor: call.config.redactor,
-    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { anySignal } from '../../internal/signals.js';
-import { APITimeoutError, APIUserAbortError, type GatewayError } from '../errors.js';
-import { downloadURL } from './download.js';
+import { createAPIError } from '../error-factory.js';
+import { APITimeoutError, APIUserAbortError, ValidationError, type GatewayError } from '../errors.js';
 import { expandPath } from './path.js';
 import type { CallObserver } from '../telemetry.js';
 import type { CallRequest, CoreConfig, RequestOptions } from '../types.js';
@@ -98,6 +98,24 @@ export class CallState {
     return new APIUserAbortError(undefined, { cause: this.signal?.reason });
   }
 
+  /**
+   * The error for a call the fleet's state refuses before anything is sent (an exhausted
+   * quota, a pause or a rate budget longer than the call may wait): a 429 as the gateway
+   * would give it, with the wait on `retryAfterMs` (fleet/shared-fleet.ts).
+   */
+  refused(code: 'insufficient_quota' | 'rate_limit_exceeded', message: string, retryAfterMs: number | null): GatewayError {
+    const { main } = this.config.pool;
+    return createAPIError({
+      status: 429,
+      body: { error: { message, type: code, code } },
+      headers: new Headers(),
+      method: this.request.method,
+      url: `${main.replace(/\/+$/, '')}/${this.path}`,
+      retryAfterMs,
+      redactor: this.config.redactor,
+    });
+  }
+
   end(): void {
     clearTimeout(this.#timer);
   }
@@ -117,4 +135,20 @@ export interface PreparedRequest {
   body: string | Blob | undefined;
   /** The base every attempt must go to (a request pinned to a base, or a download's own address). */
   pinned: string | undefined;
+}
+
+/**
+ * The absolute URL of a download: an absolute http(s) URL as it is, a relative one resolved
+ * against the gateway that made the file. Anything else is refused before sending.
+ */
+function downloadURL(given: unknown, base: string): string {
+  if (typeof given !== 'string' || !given.trim()) throw new ValidationError('url', 'must be a URL (or a completed video task with video_url)');
+  let url: URL;
+  try {
+    url = new URL(given.trim(), base);
+  } catch {
+    throw new ValidationError('url', 'must be an absolute http(s) URL or a path on the gateway');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError('url', `must use http: or https: (got ${url.protocol})`);
+  return url.href;
 }

@@ -2,13 +2,11 @@ import { uuid } from '../../internal/uuid.js';
 import { attempt, joinURL } from './attempt.js';
 import { CallState, type PreparedRequest } from './call-state.js';
 import { checkRequestOptions } from '../check.js';
-import { redactError } from '../error-factory.js';
 import { APITimeoutError, GatewayError, ValidationError } from '../errors.js';
 import type { AttemptInfo } from '../hooks.js';
 import { checkModels } from '../options.js';
 import { recover } from './recovery.js';
 import { admit, afterAnswer, beforeAttempt, firstBase } from './fleet-steps.js';
-import { withProgress } from './download.js';
 import type { FrameSource } from '../streams/stream.js';
 import { shownURL } from './transport.js';
 import { askForUsage } from '../usage/stream-usage.js';
@@ -56,7 +54,7 @@ export async function runCall<T>(config: CoreConfig, request: CallRequest<T>, op
   } catch (error) {
     // Every error of a call passes here: secrets out of anything on the way (a parser's
     // ParseError quoting the reply, a custom fetch's message).
-    const safe = error instanceof GatewayError ? redactError(error, config.redactor) : error;
+    const safe = error instanceof GatewayError ? config.redactor.error(error) : error;
     observer?.end({ error: safe });
     throw request.mapError ? request.mapError(safe) : safe;
   } finally {
@@ -77,7 +75,11 @@ async function shape(call: CallState, reply: Reply): Promise<unknown> {
     source.attach(stream);
     return stream;
   }
-  if (request.download) return withProgress(reply.data as OpenBody, reply.response, call.options.idleTimeout ?? call.config.idleTimeout, request.download.onProgress);
+  if (request.download) {
+    // Loaded with the first download (download.ts): a chat app never carries it.
+    const { withProgress } = await import('./download.js');
+    return withProgress(reply.data as OpenBody, reply.response, call.options.idleTimeout ?? call.config.idleTimeout, request.download.onProgress);
+  }
   return request.map ? request.map(reply.data, reply.response) : reply.data;
 }
 

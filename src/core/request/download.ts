@@ -1,25 +1,10 @@
-import { APIConnectionError, APITimeoutError, APIUserAbortError, ValidationError } from '../errors.js';
+import { APIConnectionError, APITimeoutError, APIUserAbortError } from '../errors.js';
 import type { DownloadProgress, OpenBody } from '../types.js';
 
-// Downloads (videos.download, images.download, the command line, the AI SDK's image model):
-// where the URL points and whether it gets the key (call-state.ts), then the body as a
-// Response that reports progress and never ends quietly.
-
-/**
- * The absolute URL of a download: an absolute http(s) URL as it is, a relative one resolved
- * against the gateway that made the file. Anything else is refused before sending.
- */
-export function downloadURL(given: unknown, base: string): string {
-  if (typeof given !== 'string' || !given.trim()) throw new ValidationError('url', 'must be a URL (or a completed video task with video_url)');
-  let url: URL;
-  try {
-    url = new URL(given.trim(), base);
-  } catch {
-    throw new ValidationError('url', 'must be an absolute http(s) URL or a path on the gateway');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ValidationError('url', `must use http: or https: (got ${url.protocol})`);
-  return url.href;
-}
+// A download's body (videos.download, images.download, the command line, the AI SDK's image
+// model) as a Response that reports progress and never ends quietly; where its URL points
+// and whether it gets the key is call-state.ts's. Loaded with the first download (call.ts
+// `shape`): a chat app never carries it.
 
 /** The size the body will have once read, when the server says so truthfully. */
 function totalOf(response: Response): number | null {

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.js';
-import { memoryStore, type Store } from './store.js';
+import { MemoryStore, type Store } from './store.js';
 import { keysProblem, setProblem, takeProblem, type StoreProblem } from './store-rules.js';
 
 /** Options of {@link failOpenStore}. */
@@ -75,7 +75,7 @@ class FailOpenStore implements Store {
 
   constructor(store: Store, options: FailOpenOptions) {
     this.#store = store;
-    this.#fallback = options.fallback ?? memoryStore();
+    this.#fallback = options.fallback ?? new MemoryStore();
     this.#timeoutMs = options.timeoutMs ?? 250;
     this.#retryMs = options.retryMs ?? 1000;
     this.#log = options.log;

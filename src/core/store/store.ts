@@ -27,19 +27,8 @@ export interface Store {
   take(key: string, take: { amount: number; perMs: number; capacity: number; maxWaitMs: number }): Promise<{ taken: boolean; waitMs: number }>;
 }
 
-/** Options of {@link memoryStore}. */
-export interface MemoryStoreOptions {
-  /**
-   * The most the store holds, counted as `2 × (key.length + value.length)` per entry (UTF-16
-   * bytes, roughly what the strings take in memory). Past it, the least recently used entries
-   * go first; an entry larger than the whole bound is not kept.
-   * @default 67_108_864 (64 MiB)
-   */
-  maxBytes?: number | undefined;
-}
-
 /** 64 MiB: room for thousands of cached replies, small beside a Node process. */
-const DEFAULT_MAX_BYTES = 64 * 2 ** 20;
+export const DEFAULT_MAX_BYTES = 64 * 2 ** 20;
 
 interface Entry {
   value: string;
@@ -53,33 +42,20 @@ const refuse = (problem: StoreProblem | undefined): void => {
 
 /**
  * A {@link Store} in this process's memory: entries expire by their ttl and the least
- * recently used go first past `maxBytes`. Without a shared store, a client uses one of these:
- * what it learns stays in its process.
- * @example
- * import { memoryStore } from 'unified-gateway';
- * const store = memoryStore({ maxBytes: 16 * 2 ** 20 });
- * await store.set('greeting', 'hello', { ttlMs: 60_000 });
+ * recently used go first past `maxBytes`. Users make one with `memoryStore()`, which checks
+ * their options (memory-store.ts); the SDK makes its own (a cache without a store, the
+ * buckets of `limits` alone, a store's fallback) with `new MemoryStore()`. Kept apart from that export
+ * so that an app that never uses a store does not load this class: the root exports
+ * `memoryStore`, and a bundler loads whatever the root reaches and a lazy chunk uses.
  */
-export function memoryStore(options: MemoryStoreOptions = {}): Store {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new ValidationError('options', `must be an object such as { maxBytes: 16 * 2 ** 20 } (got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options})`);
-  }
-  // A misspelt option (maxbytes) would leave the default bound in place without a word.
-  const unknown = Object.keys(options).find((key) => key !== 'maxBytes');
-  if (unknown !== undefined) throw new ValidationError(unknown, 'is not a memoryStore option: use maxBytes');
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (typeof maxBytes !== 'number' || !Number.isFinite(maxBytes) || maxBytes <= 0) throw new ValidationError('maxBytes', 'must be a finite number above 0');
-  return new MemoryStore(maxBytes);
-}
-
-// A Map keeps insertion order: re-inserting an entry on each use keeps the least recently
-// used first, so eviction takes from the front.
-class MemoryStore implements Store {
+export class MemoryStore implements Store {
+  // A Map keeps insertion order: re-inserting an entry on each use keeps the least recently
+  // used first, so eviction takes from the front.
   readonly #entries = new Map<string, Entry>();
   #bytes = 0;
   readonly #maxBytes: number;
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes = DEFAULT_MAX_BYTES) {
     this.#maxBytes = maxBytes;
   }
 

@@ -1,4 +1,3 @@
-import { redactError } from '../error-factory.js';
 import { APIUserAbortError, GatewayError, StreamInterruptedError } from '../errors.js';
 import type { CallObserver } from '../telemetry.js';
 import type { Redactor } from '../../internal/redact.js';
@@ -128,7 +127,7 @@ export class FrameCursor implements FrameSource<never> {
   }
 
   redact(error: unknown): unknown {
-    return error instanceof GatewayError ? redactError(error, this.#redactor) : error;
+    return error instanceof GatewayError ? this.#redactor.error(error) : error;
   }
 
   async next(): Promise<IteratorResult<never>> {

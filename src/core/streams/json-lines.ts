@@ -1,14 +1,8 @@
-import type { Redactor } from '../../internal/redact.js';
+import { Redactor } from '../../internal/redact.js';
 import { createAPIError, excerpt, toConnectionError } from '../error-factory.js';
 import { APIConnectionError, APIUserAbortError, GatewayError, isErrorPayload } from '../errors.js';
 
 // The reader of toReadableStream() bodies (stream-from-readable.ts).
-
-/**
- * The reader holds no key (the route removed the client's before writing), so there is
- * nothing to remove from what its errors quote.
- */
-const NO_SECRETS = { string: (text: string) => text } as Pick<Redactor, 'string'> as Redactor;
 
 /** Where errors say they come from: there is no request to name. */
 const SOURCE = { method: 'READ', url: 'ReadableStream' } as const;
@@ -22,7 +16,8 @@ export async function* readJSONLines(body: ReadableStream<Uint8Array>, controlle
   const signal = controller.signal;
   const aborted = () => new APIUserAbortError(undefined, { cause: signal.reason });
   const reader = openReader(body, signal, aborted);
-  const redactor = NO_SECRETS;
+  // The reader holds no key (the route removed the client's before writing): a Redactor that knows no secret removes nothing from what its errors quote.
+  const redactor = new Redactor();
   const decoder = new TextDecoder();
   const onAbort = () => void reader.cancel().catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });

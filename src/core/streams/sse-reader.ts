@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Redactor } from '../../internal/redact.js';
-import { createAPIError, excerpt, redactError, toConnectionError } from '../error-factory.js';
+import { createAPIError, excerpt, toConnectionError } from '../error-factory.js';
 import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload, StreamInterruptedError } from '../errors.js';
 import type { CallObserver } from '../telemetry.js';
 import type { FrameSource, StreamSink } from './stream.js';
@@ -84,7 +84,7 @@ export class SSEReader implements FrameSource<never> {
 
   /** An error with the client's secrets removed (for errors a Stream makes itself, such as a ParseError quoting the reply). */
   redact(error: unknown): unknown {
-    return error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;
+    return error instanceof GatewayError ? this.#options.redactor.error(error) : error;
   }
 
   /**
@@ -196,7 +196,7 @@ export class SSEReader implements FrameSource<never> {
       this.#sink?._observe(result.value);
     } catch (error) {
       // An accumulator that refuses a frame may quote it: the client's secrets come out first.
-      throw error instanceof GatewayError ? redactError(error, this.#options.redactor) : error;
+      throw error instanceof GatewayError ? this.#options.redactor.error(error) : error;
     }
     return result;
   }

@@ -1,4 +1,3 @@
-import { checkRequestOptions } from '../../core/check.js';
 import { APIUserAbortError, GatewayError, ValidationError } from '../../core/errors.js';
 import type { CallRequest, RequestOptions } from '../../core/types.js';
 import { EmbeddingBatchError } from '../errors.js';
@@ -132,16 +131,15 @@ export class Slots {
 }
 
 /**
- * Checks the options createMany and iterate share, and the request options every batch gets
- * (`signal` included, which the batches do not get as it is): a bad one would otherwise fail
- * only once a batch had been read, or throw a TypeError from the loop.
+ * Checks the options of the batching that createMany and iterate share (the request options
+ * every batch gets are checked with the request, `Embeddings.#batches`): a bad one would
+ * otherwise throw a TypeError from the loop.
  */
 export function checkBatchOptions(options: Omit<EmbeddingCreateManyOptions, 'onProgress'> & { onProgress?: unknown }): void {
-  const { batchSize = 100, concurrency = 4, float32: _float32, onProgress, ...requestOptions } = options;
+  const { batchSize = 100, concurrency = 4, onProgress } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) throw new ValidationError('batchSize', `must be an integer from 1 to ${MAX_BATCH}`);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new ValidationError('concurrency', 'must be an integer >= 1');
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new ValidationError('onProgress', 'must be a function, called with { done, total }');
-  checkRequestOptions(requestOptions);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { APIPromise } from '../../core/api-promise.js';
+import { checkRequestOptions } from '../../core/check.js';
 import { ValidationError } from '../../core/errors.js';
 import type { RequestOptions } from '../../core/types.js';
 import { APIResource } from '../../core/resource.js';
@@ -59,7 +60,7 @@ export class Embeddings extends APIResource {
   async createMany(body: EmbeddingCreateManyParams, options: EmbeddingCreateManyOptions = {}): Promise<CreateEmbeddingResponse<number[] | string | Float32Array>> {
     // The same rules as create() for model, input, encoding_format and dimensions, before anything is sent.
     schema.check(body);
-    const send = this.#batches(body, options.float32);
+    const send = this.#batches(body, options);
     return (await loadBulk()).createMany(send, body, options);
   }
 
@@ -91,13 +92,20 @@ export class Embeddings extends APIResource {
     // create()'s rules for model, encoding_format and dimensions (the texts are checked as they are read), before anything is read.
     const prepare = () => {
       schema.check({ ...rest, input: 'x' });
-      return this.#batches(rest, options?.float32);
+      return this.#batches(rest, options ?? {});
     };
     yield* (await loadBulk()).iterate(prepare, body, options ?? {}, opened && { iterator: opened, first });
   }
 
-  /** The request of one batch of createMany or iterate: the same body but for `input`, through the same pipeline. */
-  #batches(body: Omit<EmbeddingCreateParams, 'input'>, float32: boolean | undefined): BatchCall {
+  /**
+   * The request of one batch of createMany or iterate: the same body but for `input`, through
+   * the same pipeline. Its options are checked here, before anything is sent: `float32`, and
+   * the request options every batch gets (`signal` included, which each batch gets combined
+   * with its own), which would otherwise fail only once a batch had been read.
+   */
+  #batches(body: Omit<EmbeddingCreateParams, 'input'>, options: EmbeddingCreateManyOptions | EmbeddingIterateOptions): BatchCall {
+    const { batchSize: _batchSize, concurrency: _concurrency, float32, onProgress: _onProgress, ...requestOptions } = options;
+    checkRequestOptions(requestOptions);
     if (float32 !== undefined && typeof float32 !== 'boolean') throw new ValidationError('float32', 'must be true or false');
     if (float32 && body.encoding_format === 'base64') throw new ValidationError('float32', "cannot be combined with encoding_format: 'base64' (raw strings)");
     const sent = { ...body, encoding_format: wireFormat(body.encoding_format) };

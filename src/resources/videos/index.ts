@@ -5,6 +5,7 @@ import { APIResource, configOf } from '../../core/resource.js';
 import { DURATION_RULE, isVideoDuration, videoDurations } from './durations.js';
 import * as schema from './schema.js';
 import { normalizeVideoTask, taskNotFound } from './task.js';
+import { waitForVideo } from './wait.js';
 import type { VideoCreateParams, VideoDownloadOptions, VideoDuration, VideoTask, VideoWaitOptions } from './types.js';
 
 /** How many task ids each client remembers the base URL of. */
@@ -70,8 +71,6 @@ export class Videos extends APIResource {
    */
   async generateAndWait(body: VideoCreateParams, options: VideoWaitOptions = {}): Promise<VideoTask> {
     schema.check(body);
-    // The polling loop loads with the first wait: apps that never wait for a video do not carry it.
-    const { waitForVideo } = await import('./wait.js');
     return waitForVideo(this, body, options, configOf(this._client).redactor);
   }
 

@@ -1,4 +1,3 @@
-import { redactDeep } from '../../core/error-factory.js';
 import { APIError, NotFoundError } from '../../core/errors.js';
 import { isRecord } from '../../internal/is-record.js';
 import type { Redactor } from '../../internal/redact.js';
@@ -35,7 +34,7 @@ function failureText(task: VideoTask): string | undefined {
 
 /** The error for a task that ended in failure, with the client's secrets removed from all of it. */
 export function taskFailed(task: VideoTask, redactor: Redactor): VideoTaskFailedError {
-  const safe = redactDeep(task, redactor);
+  const safe = redactor.deep(task);
   const error = failureText(safe);
   const how = String(safe.status).toLowerCase() === 'failed' ? 'failed' : `ended with status '${String(safe.status)}'`;
   // The server's text may end its own sentence: one period, not two.

@@ -1,7 +1,8 @@
 import type { APIPromise } from '../../../core/api-promise.js';
 import type { RequestOptions, ResolvedReasoningRule } from '../../../core/types.js';
 import { APIResource, configOf } from '../../../core/resource.js';
-import { parseCompletion, ParsingChatCompletionStream } from './parse.js';
+import { parseCompletion } from './parse.js';
+import { ParsingChatCompletionStream } from './parse-stream.js';
 import * as schema from './schema.js';
 import { ChatCompletionStream } from './stream.js';
 import type {
