@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseBase, EMPTY_VIEW, healthGate, isAvailable, lessonOf, pauseGate, quotaGate, readRecord, type FleetView } from '../../src/core/policy/fleet-rules.js';
+import { chooseBase, CLOCK_SKEW_MS, EMPTY_VIEW, healthGate, isAvailable, lessonOf, pauseGate, quotaGate, readRecord, type FleetView } from '../../src/core/policy/fleet-rules.js';
 import { estimateTokens, pauseLeftMs, pauseMs } from '../../src/core/policy/shared-rules.js';
 import { MAX_SERVER_WAIT_MS } from '../../src/core/policy/waits.js';
 
@@ -21,7 +21,7 @@ describe('gates: closed while the first record lives, then one probe', () => {
 
   it.each([
     ['nothing known', view(), 'open'],
-    ['paused', view({ pause: { [MAIN]: { until: NOW + 5 } }, paused: { [MAIN]: { strikes: 1 } } }), 'closed'],
+    ['paused', view({ pause: { [MAIN]: { at: NOW, ms: 5 } }, paused: { [MAIN]: { strikes: 1 } } }), 'closed'],
     ['pause expired, was-paused left', view({ paused: { [MAIN]: { strikes: 1 } } }), 'probe-due'],
   ] as const)('pause: %s', (_, v, gate) => expect(pauseGate(v, MAIN)).toBe(gate));
 
@@ -72,30 +72,33 @@ describe('pauseMs', () => {
 });
 
 describe('readRecord: store data is untrusted', () => {
+  const text = (fields: Record<string, unknown>, at = NOW, ttl = 5_000) => JSON.stringify({ ...fields, at, ttl });
   it.each([
-    ['a flag', 'down', '1', true],
-    ['a flag of another shape is ignored', 'down', 'yes', undefined],
-    ['a pause', 'pause', JSON.stringify({ until: NOW + 5000 }), { until: NOW + 5000 }],
-    ['a pause in year 9999 is an hour at most', 'pause', JSON.stringify({ until: 253402300799000 }), undefined],
-    ['a pause of Infinity (not JSON)', 'pause', '{"until":Infinity}', undefined],
+    ['a flag', 'down', text({}), true],
+    ['a flag of another shape is ignored', 'down', '1', undefined],
+    ['a pause', 'pause', text({}, NOW, 5_000), { at: NOW, ms: 5_000 }],
+    ['a pause of ten hours is an hour long at most', 'pause', text({}, NOW, 36_000_000), { at: NOW, ms: MAX_SERVER_WAIT_MS }],
+    ['a record claiming a ttl of a year (no writer writes one) is ignored', 'pause', text({}, NOW, 365 * 86_400_000), undefined],
+    ['a pause of Infinity (not JSON)', 'pause', '{"at":1,"ttl":Infinity}', undefined],
+    ['a record without its ttl', 'pause', JSON.stringify({ at: NOW }), undefined],
+    ['a record that outlived its ttl and the clock skew allowed (a store that never expired it)', 'pause', text({}, NOW - 5_000 - CLOCK_SKEW_MS - 1, 5_000), undefined],
+    ['a record within its ttl and the skew', 'down', text({}, NOW - 5_000 - CLOCK_SKEW_MS + 1, 5_000), true],
     ['a pause that is a string', 'pause', '"soon"', undefined],
     ['null', 'pause', 'null', undefined],
     ['{}', 'quota', '{}', undefined],
-    ['a quota record', 'quota', JSON.stringify({ at: NOW, message: 'out' }), { at: NOW, message: 'out' }],
-    ['a quota from 1970 is ignored', 'quota', JSON.stringify({ at: 0, message: 'out' }), undefined],
-    ['a quota message is bounded', 'quota', JSON.stringify({ at: NOW, message: 'x'.repeat(10_000) }), { at: NOW, message: 'x'.repeat(300) }],
-    ['strikes', 'was-paused', JSON.stringify({ strikes: 2 }), { strikes: 2 }],
-    ['negative strikes', 'was-paused', JSON.stringify({ strikes: -1 }), undefined],
+    ['a quota record', 'quota', text({ message: 'out' }), { at: NOW, message: 'out' }],
+    ['a quota from 1970 is ignored', 'quota', text({ message: 'out' }, 0), undefined],
+    ['a quota 200 days old, never expired, is ignored', 'quota', text({ message: 'out' }, NOW - 200 * 86_400_000, 30_000), undefined],
+    ['a quota message is bounded', 'quota', text({ message: 'x'.repeat(10_000) }), { at: NOW, message: 'x'.repeat(300) }],
+    ['strikes', 'was-paused', text({ strikes: 2 }), { strikes: 2 }],
+    ['negative strikes', 'was-paused', text({ strikes: -1 }), undefined],
     ['not JSON', 'quota', '{', undefined],
-  ] as const)('%s', (_, kind, text, record) => expect(readRecord(kind, text, NOW)).toEqual(record));
+  ] as const)('%s', (_, kind, value, record) => expect(readRecord(kind, value, NOW)).toEqual(record));
 
-  it('a pause further off than an hour is cut to an hour from now', () => {
-    expect(readRecord('pause', JSON.stringify({ until: NOW + 10 * MAX_SERVER_WAIT_MS }), NOW)).toEqual({ until: NOW + MAX_SERVER_WAIT_MS });
-  });
-
-  it('pauseLeftMs: what its writer said is left, at least 50 ms', () => {
-    expect(pauseLeftMs(view({ pause: { [MAIN]: { until: NOW + 1_000 } } }), MAIN, NOW)).toBe(1_000);
-    expect(pauseLeftMs(view({ pause: { [MAIN]: { until: NOW - 10_000 } } }), MAIN, NOW)).toBe(50);
+  it('pauseLeftMs: what its writer said is left, at least 50 ms, never more than the pause itself (a writer whose clock runs ahead)', () => {
+    expect(pauseLeftMs(view({ pause: { [MAIN]: { at: NOW - 1_000, ms: 3_000 } } }), MAIN, NOW)).toBe(2_000);
+    expect(pauseLeftMs(view({ pause: { [MAIN]: { at: NOW - 10_000, ms: 3_000 } } }), MAIN, NOW)).toBe(50);
+    expect(pauseLeftMs(view({ pause: { [MAIN]: { at: NOW + 120_000, ms: 1_000 } } }), MAIN, NOW)).toBe(1_000);
   });
 });
 

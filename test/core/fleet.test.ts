@@ -383,7 +383,7 @@ function fleetScenarios(world: () => World) {
     expect(all).not.toContain(KEY);
     expect(all).not.toContain('fleet.test');
     expect(new Set(keys.map((k) => k.slice(0, k.indexOf('}') + 1))).size).toBe(1);
-    expect(keys.every((k) => /^\{[0-9a-f]{24}\}:f1:/.test(k))).toBe(true);
+    expect(keys.every((k) => /^\{[0-9a-f]{24}\}:f2:/.test(k))).toBe(true);
   });
 }
 
@@ -444,6 +444,56 @@ describe('a fleet on one memoryStore (instances in one process)', () => {
     expect(gw.hits.main).toBe(2);
   });
 
+  /** A store that reads back `value` at every key of `kind`, whatever was written there (a key that lost its ttl, another host, a hand edit). */
+  const planted = (kind: string, value: () => string): Store => {
+    const inner = memoryStore();
+    return {
+      get: async (keys) => (await inner.get(keys)).map((found, i) => (keys[i]?.includes(`:f2:${kind}:`) || keys[i]?.endsWith(`:f2:${kind}`) ? value() : found)),
+      set: (...a) => inner.set(...a),
+      delete: (k) => inner.delete(k),
+      take: (...a) => inner.take(...a),
+    };
+  };
+  const record = (fields: Record<string, unknown>, at: number, ttl: number) => JSON.stringify({ ...fields, at, ttl });
+
+  it('never waits forever for a pause record that outstayed its length (a key that lost its ttl)', async () => {
+    const gw = gateways();
+    const store = planted('pause', () => record({}, Date.now() - 5_000, 1_000));
+    await expect(chat(instance(store, gw.fetch, { backupBaseURL: undefined }).client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
+    // 0.4's first cut kept a pause as { until }: one whose end had passed, never expired, held every call forever.
+    const older = planted('pause', () => JSON.stringify({ until: Date.now() - 5_000 }));
+    await expect(chat(instance(older, gw.fetch, { backupBaseURL: undefined }).client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
+  });
+
+  it('waits a pause written by a host whose clock runs two minutes ahead no longer than the pause itself', async () => {
+    const gw = gateways();
+    const written = Date.now() + 120_000;
+    const store = planted('pause', () => record({}, written, 300));
+    const { client, events } = instance(store, gw.fetch, { backupBaseURL: undefined });
+    await expect(chat(client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
+    expect(events[0]).toMatchObject({ event: 'paused' });
+    expect(events[0]?.waitMs).toBeLessThanOrEqual(300);
+  });
+
+  it('ignores a quota record 200 days old that never expired', async () => {
+    const gw = gateways();
+    const store = planted('quota', () => record({ message: 'out of credit' }, Date.now() - 200 * 86_400_000, 30_000));
+    await expect(chat(instance(store, gw.fetch, { backupBaseURL: undefined }).client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
+  });
+
+  it('lets the next pause have its first call: a new 429 gives back the lock of the call that sent first after the last pause', async () => {
+    const gw = gateways();
+    gw.answers.main = status(429, { error: { message: 'slow down', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '100' });
+    const inner = memoryStore();
+    const deleted: string[] = [];
+    const store: Store = { get: (k) => inner.get(k), set: (...a) => inner.set(...a), delete: (k) => (deleted.push(...k), inner.delete(k)), take: (...a) => inner.take(...a) };
+    const solo = () => instance(store, gw.fetch, { backupBaseURL: undefined, maxRetries: 0 });
+    await expect(chat(solo().client)).rejects.toBeInstanceOf(RateLimitError);
+    // The next call waits the pause out, sends first after it (taking the lock), and meets a 429 again.
+    await expect(chat(solo().client)).rejects.toBeInstanceOf(RateLimitError);
+    expect(deleted.some((key) => key.includes(':pause-probe:'))).toBe(true);
+  });
+
   it('without a store, keeps base health in its own memory as before (no pause or quota: each call meets them)', async () => {
     const gw = gateways();
     gw.answers.main = status(429, { error: { message: 'quota', code: 'insufficient_quota' } });
@@ -479,7 +529,7 @@ describeWithRedis('a fleet on Redis (instances anywhere)', () => {
       const prefix = `fleet-${i}-${n++}`;
       const raw = (connected[i] as (typeof connected)[number]).client;
       const keys = async (kind: string) => {
-        const pattern = `${prefix}:*:f1:${kind}*`;
+        const pattern = `${prefix}:*:f2:${kind}*`;
         const c = raw as { call?: (...args: string[]) => Promise<unknown>; sendCommand?: (args: string[]) => Promise<unknown> };
         return (await (c.call ? c.call('KEYS', pattern) : (c.sendCommand as (args: string[]) => Promise<unknown>)(['KEYS', pattern]))) as string[];
       };
@@ -521,7 +571,7 @@ describeWithRedisCluster('a fleet on a Redis Cluster (instances anywhere, one ac
     let n = 0;
     fleetScenarios(() => {
       const prefix = `cluster-${i}-${n++}`;
-      const keys = async (kind: string) => (await Promise.all(nodes.map((node) => node.keys(`${prefix}:*:f1:${kind}*`)))).flat();
+      const keys = async (kind: string) => (await Promise.all(nodes.map((node) => node.keys(`${prefix}:*:f2:${kind}*`)))).flat();
       return {
         store: () => redisStore((clients[i] as Connected).client, { prefix }),
         expire: async (kind) => {

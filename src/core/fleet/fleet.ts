@@ -1,5 +1,5 @@
 import type { FleetInfo } from '../hooks.js';
-import { DOWN_AFTER, EMPTY_VIEW, EVIDENCE_MS, PROBE_DUE_MS, readRecord, type FleetView, type PausedRecord, type PauseRecord, type QuotaRecord, type RecordKind } from '../policy/fleet-rules.js';
+import { DOWN_AFTER, EMPTY_VIEW, EVIDENCE_MS, PROBE_DUE_MS, readRecord, recordText, type FleetView, type PausedRecord, type PauseRecord, type QuotaRecord, type RecordKind } from '../policy/fleet-rules.js';
 import { nameOf, VIEW_MS, type FleetMemory, type FleetParts, type FleetSettings, type Mine, type RecordName } from './records.js';
 import type { SharedFleet } from './shared-fleet.js';
 
@@ -71,8 +71,8 @@ export class Fleet implements FleetParts {
     this.remember(['evidence', base], String(count), EVIDENCE_MS);
     const down = probe || (this.shared ? await (await this.sharedFleet()).countAgainst(base) : count >= DOWN_AFTER);
     if (!down) return;
-    this.remember(['down', base], '1', cooldownMs);
-    this.remember(['was-down', base], '1', cooldownMs + PROBE_DUE_MS);
+    this.remember(['down', base], recordText(cooldownMs), cooldownMs);
+    this.remember(['was-down', base], recordText(cooldownMs + PROBE_DUE_MS), cooldownMs + PROBE_DUE_MS);
     if (this.shared) await (await this.sharedFleet()).markDown(base);
   }
 
@@ -84,7 +84,7 @@ export class Fleet implements FleetParts {
     if (this.shared) return (await this.sharedFleet()).lock(name, ttlMs);
     const held = this.memory.mine.get(nameOf(...name));
     if (held && held.expiresAt > Date.now()) return false;
-    this.remember(name, '1', ttlMs);
+    this.remember(name, recordText(ttlMs), ttlMs);
     return true;
   }
 

@@ -1,7 +1,7 @@
 import { sleep } from '../../internal/sleep.js';
 import type { GatewayError } from '../errors.js';
 import type { FleetInfo } from '../hooks.js';
-import { DOWN_AFTER, EVIDENCE_MS, FLEET_FORMAT, isAvailable, PAUSE_PROBE_WAIT_MS, pauseGate, PROBE_DUE_MS, quotaGate, type FleetView, type PausedRecord, type PauseRecord, type QuotaRecord, type RecordKind } from '../policy/fleet-rules.js';
+import { DOWN_AFTER, EVIDENCE_MS, FLEET_FORMAT, isAvailable, PAUSE_PROBE_WAIT_MS, pauseGate, PROBE_DUE_MS, quotaGate, recordText, type FleetView, type RecordKind } from '../policy/fleet-rules.js';
 import { estimateTokens, pauseLeftMs, pauseMs } from '../policy/shared-rules.js';
 import { judgeWait } from '../policy/waits.js';
 import { guardStore } from '../store/fail-open-store.js';
@@ -101,10 +101,13 @@ export class SharedFleet {
   async beforeAttempt(call: FleetCall, at: { base: string; model: string | undefined; pinned: boolean }): Promise<string> {
     const { base, model } = at;
     const { main, backup, retry } = this.#fleet.settings;
+    // How long this call waits for one pause at most: the pause as first seen, and two reads more.
+    let waitedMs = 0;
+    let mostMs: number | undefined;
     for (;;) {
       const view = await this.view(model);
       const gate = pauseGate(view, base);
-      if (gate === 'open') return base;
+      if (gate === 'open' || (mostMs !== undefined && waitedMs >= mostMs)) return base;
       if (gate === 'probe-due') return this.#afterPause(call, at);
       const other = base === main ? backup : main;
       if (!at.pinned && other !== undefined && other !== base && isAvailable(view, other) && pauseGate(view, other) === 'open') return other;
@@ -112,9 +115,14 @@ export class SharedFleet {
       if (judgeWait({ ms: left, asked: true }, { maxRetryAfterMs: retry.maxRetryAfterMs, budgetMs: call.budgetMs() }) !== 'wait') {
         throw call.refused('rate_limit_exceeded', `A 429 paused ${model ?? 'calls'} on ${base} for the fleet for ${left} ms more, longer than this call may wait; nothing was sent`, left);
       }
-      this.#tell(call, { event: 'paused', baseURL: base, model, waitMs: left });
-      // The record's ttl ends the pause, not this clock: look again when it should be gone.
+      if (mostMs === undefined) {
+        mostMs = left + 2 * VIEW_MS;
+        this.#tell(call, { event: 'paused', baseURL: base, model, waitMs: left });
+      }
+      // The record's ttl ends the pause, not this clock: look again when it should be gone (a
+      // record that outstays its own length is not waited for past mostMs).
       await pauseFor(call, left);
+      waitedMs += left;
     }
   }
 
@@ -122,16 +130,16 @@ export class SharedFleet {
   async learn(call: FleetCall, at: { base: string; model: string | undefined; lesson: { kind: 'quota'; message: string } | { kind: 'pause'; retryAfterMs: number | null } }): Promise<void> {
     const { base, model, lesson } = at;
     if (lesson.kind === 'quota') {
-      const record: QuotaRecord = { at: Date.now(), message: lesson.message };
-      await Promise.all([this.put(['quota'], JSON.stringify(record), this.#recheckMs()), this.put(['was-quota'], '1', this.#recheckMs() + PROBE_DUE_MS)]);
+      const recheck = this.#recheckMs();
+      await Promise.all([this.put(['quota'], { message: lesson.message }, recheck), this.put(['was-quota'], {}, recheck + PROBE_DUE_MS)]);
       return;
     }
     // A 429 without Retry-After grows the pause with each one in a row; the server's wait is taken as it is (bounded).
     const strikes = (this.#fleet.lastView(model).paused[base]?.strikes ?? 0) + (lesson.retryAfterMs === null ? 1 : 0);
     const ms = pauseMs(lesson.retryAfterMs, Math.max(1, strikes), this.#fleet.settings.retry);
-    const pause: PauseRecord = { until: Date.now() + ms };
-    const paused: PausedRecord = { strikes };
-    await Promise.all([this.put(['pause', base, model ?? ''], JSON.stringify(pause), ms), this.put(['was-paused', base, model ?? ''], JSON.stringify(paused), ms + 60_000)]);
+    await Promise.all([this.put(['pause', base, model ?? ''], {}, ms), this.put(['was-paused', base, model ?? ''], { strikes }, ms + 60_000)]);
+    // A new pause: whoever sent first after the last one is done; the next may send first after this one.
+    await this.drop([['pause-probe', base, model ?? '']]);
   }
 
   /** The answer's usage, given back to (or taken more of) the token budget the call reserved. */
@@ -151,7 +159,7 @@ export class SharedFleet {
   /** The base is down for every client on the store: `down` for the cooldown, then `was-down` until one probes it back. */
   async markDown(base: string): Promise<void> {
     const { cooldownMs } = this.#fleet.settings;
-    await Promise.all([this.put(['down', base], '1', cooldownMs), this.put(['was-down', base], '1', cooldownMs + PROBE_DUE_MS)]);
+    await Promise.all([this.put(['down', base], {}, cooldownMs), this.put(['was-down', base], {}, cooldownMs + PROBE_DUE_MS)]);
   }
 
   /** Sets a lock for `ttlMs`: true for the one instance that gets it. */
@@ -159,8 +167,9 @@ export class SharedFleet {
     return this.#store.set(await this.#key(name), '1', { ttlMs, ifAbsent: true });
   }
 
-  /** Writes a record: in this process's memory at once, and in the store for the fleet. */
-  async put(name: RecordName, value: string, ttlMs: number): Promise<void> {
+  /** Writes a record (what it says, when, for how long): in this process's memory at once, and in the store for the fleet. */
+  async put(name: RecordName, fields: Record<string, unknown>, ttlMs: number): Promise<void> {
+    const value = recordText(ttlMs, fields);
     this.#fleet.remember(name, value, ttlMs);
     if (this.#fleet.shared) await this.#store.set(await this.#key(name), value, { ttlMs });
   }

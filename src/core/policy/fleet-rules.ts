@@ -17,7 +17,18 @@ import { MAX_SERVER_WAIT_MS } from './waits.js';
 // at a time (holding a lock) probes, and an answer clears both.
 
 /** The format of every record, in its key: processes of two versions never read each other's records (a rolling upgrade). */
-export const FLEET_FORMAT = 1;
+export const FLEET_FORMAT = 2;
+
+/**
+ * How far two hosts' clocks may disagree. A record says when it was written and for how long
+ * (`at`, `ttl`): one read back longer than that after it was written, and this much more, has
+ * outlived its ttl (a store that lost it, a hand edit, a record of another version) and is
+ * ignored; a pause is never waited longer than its own length, whoever's clock wrote it.
+ */
+export const CLOCK_SKEW_MS = 60_000;
+
+/** The longest ttl a record may say it has (failoverCooldown's own bound, about 24.8 days). */
+const MAX_RECORD_TTL_MS = 2 ** 31 - 1;
 
 /**
  * Failures that say a base is down (no answer at all: refused, reset, timed out; or a 5xx
@@ -41,9 +52,10 @@ export const PAUSE_PROBE_WAIT_MS = 5_000;
 /** The longest message a quota record keeps (the gateway's words, quoted in refusals). */
 const MAX_MESSAGE = 300;
 
-/** A model's pause on a base: nobody sends there until the record expires; `until` (the writer's clock) only says how long to sleep before looking again. */
+/** A model's pause on a base: nobody sends there until the record expires; `at` and `ms` (when it was written, how long it is) only say how long to sleep before looking again. */
 export interface PauseRecord {
-  until: number;
+  at: number;
+  ms: number;
 }
 
 /** The pauses a model had in a row without an answer (429s without `Retry-After` grow the next). */
@@ -81,14 +93,21 @@ export const EMPTY_VIEW: FleetView = { quota: undefined, quotaWas: false, down: 
 export type RecordKind = 'down' | 'was-down' | 'evidence' | 'pause' | 'was-paused' | 'quota' | 'was-quota';
 
 /**
+ * A record's value as written: what it says (`fields`), when it was written and for how long
+ * (its ttl in the store is the same), so that a reader can tell a record that outlived it.
+ */
+export function recordText(ttlMs: number, fields: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ...fields, at: Date.now(), ttl: ttlMs });
+}
+
+/**
  * A record's value as read back from a store, checked: the record, or undefined when it is
- * absent or of the wrong shape (then it is ignored, as if absent; never an error, never a
- * number out of bounds). Flags are `'1'`; an evidence bucket is whatever its store wrote
- * (only its existence counts).
+ * absent, of the wrong shape, or stale (read more than CLOCK_SKEW_MS after its own ttl ran
+ * out); then it is ignored, as if absent: never an error, never a number out of bounds. An
+ * evidence bucket is whatever its store wrote (only its existence counts).
  */
 export function readRecord(kind: RecordKind, text: string | null | undefined, now: number): PauseRecord | PausedRecord | QuotaRecord | true | undefined {
   if (typeof text !== 'string' || text === '') return undefined;
-  if (kind === 'down' || kind === 'was-down' || kind === 'was-quota') return text === '1' ? true : undefined;
   if (kind === 'evidence') return true;
   let value: unknown;
   try {
@@ -96,10 +115,12 @@ export function readRecord(kind: RecordKind, text: string | null | undefined, no
   } catch {
     return undefined;
   }
-  if (!isRecord(value)) return undefined;
-  if (kind === 'pause') return isTime(value.until) ? { until: Math.min(value.until, now + MAX_SERVER_WAIT_MS) } : undefined;
+  if (!isRecord(value) || !isTime(value.at) || typeof value.ttl !== 'number' || !(value.ttl > 0 && value.ttl <= MAX_RECORD_TTL_MS)) return undefined;
+  if (now > value.at + value.ttl + CLOCK_SKEW_MS) return undefined;
+  if (kind === 'down' || kind === 'was-down' || kind === 'was-quota') return true;
+  if (kind === 'pause') return { at: value.at, ms: Math.min(value.ttl, MAX_SERVER_WAIT_MS) };
   if (kind === 'was-paused') return Number.isInteger(value.strikes) && (value.strikes as number) >= 0 ? { strikes: Math.min(value.strikes as number, 30) } : undefined;
-  return isTime(value.at) && typeof value.message === 'string' ? { at: value.at, message: value.message.slice(0, MAX_MESSAGE) } : undefined;
+  return typeof value.message === 'string' ? { at: value.at, message: value.message.slice(0, MAX_MESSAGE) } : undefined;
 }
 
 /** A time in ms since the epoch that a record may hold: finite, after 2020 and before 2100. */

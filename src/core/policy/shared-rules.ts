@@ -5,10 +5,14 @@ import { boundWait } from './waits.js';
 // how long a 429 pauses a model, how long is left of a pause, and what a request will cost the
 // token budget. Pure functions over plain data, tested as tables (test/core/fleet-rules.test.ts).
 
-/** The ms to sleep before looking at a closed pause again: what its writer said is left, at least 50 ms (the record's ttl is what ends it). */
+/**
+ * The ms to sleep before looking at a closed pause again: what is left of it by its writer's
+ * clock, at least 50 ms and never more than the pause's own length (a writer whose clock runs
+ * ahead cannot make a 1 s pause a 2-minute one). The record's ttl is what ends the pause.
+ */
 export function pauseLeftMs(view: FleetView, base: string, now: number): number {
   const pause = view.pause[base];
-  return pause ? Math.max(50, pause.until - now) : 0;
+  return pause ? Math.min(pause.ms, Math.max(50, pause.at + pause.ms - now)) : 0;
 }
 
 /**
