@@ -390,6 +390,34 @@ describe('what a store gives back is untrusted', () => {
     );
   }, 120_000);
 
+  it('serves no entry whose answer is not of its endpoint shape: a miss, sent, and replaced', async () => {
+    const mock = createMockGateway({ apiKey: KEY });
+    const inner = memoryStore();
+    const keys: string[] = [];
+    const store: Store = { get: (k) => inner.get(k), set: (k, v, o) => (keys.push(k), inner.set(k, v, o)), delete: (k) => inner.delete(k), take: (...a) => inner.take(...a) };
+    const c = client(mock.fetch, store);
+    await c.chat.completions.create(body);
+    await read(await c.chat.completions.create(streamBody));
+    await vi.waitFor(() => expect(keys).toHaveLength(2), { interval: 1 });
+    const [answerKey, framesKey] = keys as [string, string];
+    const plant = (key: string, entry: Record<string, unknown>) => inner.set(key, JSON.stringify({ v: 2, path: 'chat/completions', ...entry }), { ttlMs: 60_000 });
+    for (const planted of [{ body: { choices: [{}] } }, { body: { choices: [{ message: { role: 'assistant', content: 42 } }] } }, { body: { choices: [] } }, { body: { choices: [{ message: { content: 'x', tool_calls: ['call'] } }] } }]) {
+      await plant(answerKey, planted);
+      const res = await c.chat.completions.create(body).withResponse();
+      expect(res.cache, JSON.stringify(planted)).toBe('miss');
+      expect(res.data.choices[0]?.message.content).toBeTypeOf('string');
+    }
+    for (const frames of [['{"choices":"x"}'], [], ['{}'], ['{"choices":[{"delta":{"content":7}}]}']]) {
+      await plant(framesKey, { frames, usageAsked: false });
+      const written = keys.length;
+      const res = await c.chat.completions.create(streamBody).withResponse();
+      expect(res.cache, JSON.stringify(frames)).toBe('miss');
+      expect((await res.data.finalChatCompletion()).choices[0]?.message.content).toBeTypeOf('string');
+      // The stream is kept once it ended: wait for that write before planting over it.
+      await vi.waitFor(() => expect(keys.length).toBe(written + 1), { interval: 1 });
+    }
+  });
+
   it('removes a key a model quoted across several stream frames before keeping the stream, and replays what the gateway sent, not what a caller changed', async () => {
     const secret = KEY;
     // A model's tokens split the quoted key over five chunks.

@@ -49,7 +49,7 @@ export function readEntry(text: string | null, path: string): Entry | undefined 
     return undefined;
   }
   if (!isRecord(entry) || entry.v !== CACHE_FORMAT || entry.path !== path) return undefined;
-  if (Array.isArray(entry.frames)) return entry.frames.every(isFrameText) && typeof entry.usageAsked === 'boolean' ? (entry as unknown as FramesEntry) : undefined;
+  if (Array.isArray(entry.frames)) return entry.frames.length > 0 && entry.frames.every((frame) => isFrameText(path, frame)) && typeof entry.usageAsked === 'boolean' ? (entry as unknown as FramesEntry) : undefined;
   if ('vector' in entry) return isVector(entry.vector) && (entry.model === undefined || typeof entry.model === 'string') ? (entry as unknown as VectorEntry) : undefined;
   return isAnswer(path, entry.body) ? (entry as unknown as AnswerEntry) : undefined;
 }
@@ -60,26 +60,44 @@ export function writeEntry(entry: Entry): string | undefined {
   return text.length > MAX_ENTRY_CHARS ? undefined : text;
 }
 
-/** A frame's text: a JSON object. */
-function isFrameText(text: unknown): boolean {
+/** A frame's text: a JSON object its endpoint streams (what the stream classes read of it has its type). */
+function isFrameText(path: string, text: unknown): boolean {
   if (typeof text !== 'string' || !text.startsWith('{')) return false;
+  let frame: unknown;
   try {
-    return isRecord(JSON.parse(text));
+    frame = JSON.parse(text);
   } catch {
     return false;
   }
+  if (!isRecord(frame)) return false;
+  if (path === 'responses') return typeof frame.type === 'string';
+  return Array.isArray(frame.choices) && frame.choices.every((choice) => isRecord(choice) && (path === 'completions' ? optional(choice.text, isText) : choice.delta === undefined || isMessage(choice.delta)));
+}
+
+const isText = (value: unknown): boolean => typeof value === 'string';
+const optional = (value: unknown, check: (v: unknown) => boolean): boolean => value === undefined || value === null || check(value);
+
+/** A message or a delta as the chat classes read it: text fields are text, tool calls are objects with a function. */
+function isMessage(message: unknown): boolean {
+  if (!isRecord(message)) return false;
+  const { role, content, refusal, reasoning_content, reasoning, tool_calls } = message;
+  const textual = [content, refusal, reasoning_content, reasoning].every((field) => optional(field, (v) => isText(v) || (Array.isArray(v) && v.every(isRecord))));
+  const calls = optional(tool_calls, (v) => Array.isArray(v) && v.every((call) => isRecord(call) && optional(call.function, isRecord)));
+  return optional(role, isText) && textual && calls;
 }
 
 /** A vector as an embeddings answer holds it: finite numbers, or base64 text. */
 const isVector = (vector: unknown): boolean =>
   (Array.isArray(vector) && vector.length > 0 && vector.every((n) => typeof n === 'number' && Number.isFinite(n))) || (typeof vector === 'string' && vector.length > 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(vector));
 
-/** A whole answer of the endpoint: completions have choices, a response has its output. */
+/** A whole answer of the endpoint, as its readers read it: a chat completion's choices have messages, a completion's text, a response its output, embeddings their vectors. */
 function isAnswer(path: string, body: unknown): boolean {
   if (!isRecord(body)) return false;
-  if (path === 'responses') return body.object === 'response' || Array.isArray(body.output);
-  if (path === 'embeddings') return Array.isArray(body.data) && body.data.every(isEmbedding);
-  return Array.isArray(body.choices) && body.choices.every(isRecord);
+  if (path === 'responses') return (body.object === 'response' || Array.isArray(body.output)) && optional(body.output, (v) => Array.isArray(v) && v.every(isRecord));
+  if (path === 'embeddings') return Array.isArray(body.data) && body.data.length > 0 && body.data.every(isEmbedding);
+  const { choices } = body;
+  if (!Array.isArray(choices) || choices.length === 0 || !choices.every(isRecord)) return false;
+  return choices.every((choice) => optional(choice.finish_reason, isText) && (path === 'completions' ? isText(choice.text) : isMessage(choice.message) && choice.message !== undefined));
 }
 
 /** True for a vector in an embeddings answer (what a reply must hold for each input sent). */
