@@ -1,6 +1,7 @@
 import { GatewayError, ValidationError } from '../core/errors.js';
 import { isRecord } from '../internal/is-record.js';
 import { MIN_SECRET_LENGTH, Redactor } from '../internal/redact.js';
+import { redactFrames } from '../core/streams/redact-frames.js';
 import { canonicalRequest, decodeText, matchKey, modelOf, parseJSON, type CassetteRequest } from './canonical.js';
 import { bodyKind, cassetteName, cassetteText, replayResponse, splitFrames, storedBody, storedHeaders, toCassette, type Cassette, type CassetteResponse } from './cassette.js';
 import { CassetteNotFoundError } from './cassette-error.js';
@@ -143,7 +144,7 @@ export function recorder(options: RecorderOptions = {}): Recorder {
     const kind = bodyKind(contentType);
     if ((kind === 'frames' || kind === 'lines') && response.body) {
       const body = tap(response.body, kind, async (bytes, cut) => {
-        const frames = splitFrames(redactor.string(decodeText(bytes) ?? new TextDecoder().decode(bytes)), kind);
+        const frames = redactAcrossFrames(splitFrames(redactor.string(decodeText(bytes) ?? new TextDecoder().decode(bytes)), kind), kind, redactor);
         await save({ ...kept, frames, ...(cut ? { cut: true } : {}) });
       });
       return new Response(body, init);
@@ -358,4 +359,31 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
     at += chunk.length;
   }
   return bytes;
+}
+
+/**
+ * A stream's frames with the secrets also removed where a model's tokens split one across
+ * frames ("sk-live0123", "456789…"): each frame's JSON is read joined with the others, field by
+ * field (core/streams/redact-frames.ts, as the response cache keeps a stream), then put back.
+ */
+function redactAcrossFrames(frames: string[], kind: 'frames' | 'lines', redactor: Redactor): string[] {
+  const data = frames.map((frame) => {
+    const json = kind === 'lines' ? frame.trim() : /^data: ?(.*)$/m.exec(frame)?.[1];
+    return json?.startsWith('{') ? json : undefined;
+  });
+  const parsable = data.flatMap((json, i) => {
+    if (json === undefined) return [];
+    try {
+      JSON.parse(json);
+      return [i];
+    } catch {
+      return [];
+    }
+  });
+  const redacted = redactFrames(parsable.map((i) => data[i] as string), redactor);
+  const out = [...frames];
+  parsable.forEach((at, i) => {
+    if (redacted[i] !== data[at]) out[at] = (frames[at] as string).replace(data[at] as string, () => redacted[i] as string);
+  });
+  return out;
 }

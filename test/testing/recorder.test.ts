@@ -143,6 +143,21 @@ describe('record', () => {
     }
   });
 
+  it('writes no key that a model quoted across several stream frames (its tokens split it)', async () => {
+    const frame = (content: string) => `data: ${JSON.stringify({ id: 's', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    const sse = frame('Your key is ') + frame(KEY.slice(0, 10)) + frame(KEY.slice(10)) + frame('.') + 'data: [DONE]\n\n';
+    const quoting = async () => new Response(sse, { headers: { 'content-type': 'text/event-stream' } });
+    let seen = '';
+    for await (const chunk of await client(recorder({ dir, mode: 'record', fetch: quoting }).fetch).chat.completions.create(askStream('my key?'))) seen += chunk.choices[0]?.delta.content ?? '';
+    // The caller reads the reply as the gateway sent it; the cassette holds neither half of the key.
+    expect(seen).toBe(`Your key is ${KEY}.`);
+    await vi.waitFor(() => expect(files()).toHaveLength(1));
+    const text = readFileSync(join(dir, files()[0] as string), 'utf8');
+    expect(text).not.toContain(KEY.slice(0, 10));
+    expect(text).not.toContain(KEY.slice(10));
+    expect(text).toContain('[REDACTED]');
+  });
+
   it('keeps a stream frame by frame, and replays it byte for byte (multi-byte text included)', async () => {
     const body = JSON.stringify({ ...askStream('héllo wörld 你好 🌍🚀 end'), stream_options: { include_usage: true } });
     const init = () => ({ method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
