@@ -321,7 +321,15 @@ function pause(title, scenario, { more = {}, ms = 5_000, retryAfter = true } = {
       const before = (e) => from !== undefined && e.t >= from - 2_000 && e.t < from;
       const toA = run.main.filter((e) => e.model === 'bench-a' && inPause(e));
       const tooMany = run.main.filter((e) => e.status === 429);
+      // When the first instance to get the 429 had learnt it (its onRetry comes after the pause is written), and who sent into the window when.
+      const learnt = Math.min(...everyReport(run, (r) => r.retries.filter((x) => x.base === 'main' && x.status === 429 && x.t >= from).map((x) => x.t)));
       return {
+        learntAfterMs: Number.isFinite(learnt) ? learnt - from : null,
+        toMainAOffsetsMs: toA.map((e) => `${e.instance}@${e.t - from}`),
+        failures: [...new Set(failedCalls(run).map((f) => f.name))],
+        // Calls for bench-a that took over a second (a call that waits silently for the pause's probe shows here, not in `paused`).
+        slowA: everyReport(run, (r) => r.calls.filter((c) => c.model === 'bench-a' && c.ms > 1_000)).length,
+        slowestA: Math.max(0, ...everyReport(run, (r) => r.calls.filter((c) => c.model === 'bench-a').map((c) => c.ms))),
         figure: retryAfter ? toA.length : tooMany.length,
         toMainA: toA.length,
         tooManyRequests: tooMany.length,
