@@ -326,6 +326,9 @@ function pause(title, scenario, { more = {}, ms = 5_000, retryAfter = true } = {
       return {
         learntAfterMs: Number.isFinite(learnt) ? learnt - from : null,
         toMainAOffsetsMs: toA.map((e) => `${e.instance}@${e.t - from}`),
+        // Sent before the pause was learnt, or within the 200 ms an instance's read of the store stands after it.
+        toABeforeLearnt: toA.filter((e) => e.t < learnt).length,
+        toAWithinView: toA.filter((e) => e.t >= learnt && e.t < learnt + 200).length,
         failures: [...new Set(failedCalls(run).map((f) => f.name))],
         // Calls for bench-a that took over a second (a call that waits silently for the pause's probe shows here, not in `paused`).
         slowA: everyReport(run, (r) => r.calls.filter((c) => c.model === 'bench-a' && c.ms > 1_000)).length,
@@ -643,6 +646,8 @@ function section(results, latency, meta) {
   /** A row of the summary: `show(x)` a run's figure (isolated '–' for a scenario that runs shared only), `met(shared, isolated)`. */
   const row = (name, counted, target, show, met, isolatedOf = is(name)) => {
     if (!has(name)) return undefined;
+    // null: a figure with no isolated counterpart.
+    if (isolatedOf === null) isolatedOf = undefined;
     const isolated = isolatedOf === undefined ? '–' : show(isolatedOf, 'isolated');
     // A verdict that needs the isolated figure says nothing when that run was left out (BENCH_FLEET_ONLY).
     const ok = met?.(sh(name), isolatedOf);
@@ -656,10 +661,10 @@ function section(results, latency, meta) {
     row('blackhole', 'attempts on the main that timed out, fleet-wide', '≤ 3 shared besides those in flight when it was found; ≥ N isolated', dark, (s, i) => (i === undefined ? undefined : s.cost <= 3 && i.timedOut >= N)),
     row('blackholeQuiet', 'the same', 'the same', dark, (s, i) => (i === undefined ? undefined : s.cost <= 3 && i.timedOut >= N)),
     row('readonly', 'the same (isolated: the first run\'s)', 'shared ≤ isolated', (x) => `${x.timedOut}`, (s, i) => (i === undefined ? undefined : s.timedOut <= i.timedOut), blackholeIsolated),
-    row('readonly', 'warn lines from the store guard, the most in one process (one outage)', '≤ 1', (x) => `${x.mostWarnsInOneProcess} (${x.warnLines} in all)`, (s) => s.mostWarnsInOneProcess <= 1, undefined),
+    row('readonly', 'warn lines from the store guard, the most in one process (one outage)', '≤ 1', (x) => `${x.mostWarnsInOneProcess} (${x.warnLines} in all)`, (s) => s.mostWarnsInOneProcess <= 1, null),
     ...['clusterRedis', 'clusterIoredis'].flatMap((name) => [
       row(name, 'the same (isolated: the first run\'s)', '≤ 3 shared besides those in flight when it was found (each timed out once)', (x, mode) => (mode === 'shared' ? `${x.timedOut}: ${x.inFlight} in flight when found (${x.timedOutTwice} timed out twice), ${x.cost} besides` : `${x.timedOut}`), (s) => s.cost <= 3 && s.timedOutTwice === 0, blackholeIsolated),
-      row(name, 'one question asked by instance 0, then by instance 1 (a cache on the store): requests the gateways saw', '1, the second answered by the cache', (x) => `${x.cache.sent} (the second: ${x.cache.second})`, (s) => s.cache.sent === 1 && s.cache.second === 'hit', undefined),
+      row(name, 'one question asked by instance 0, then by instance 1 (a cache on the store): requests the gateways saw', '1, the second answered by the cache', (x) => `${x.cache.sent} (the second: ${x.cache.second})`, (s) => s.cache.sent === 1 && s.cache.second === 'hit', null),
     ]),
     row('probes', 'requests that reached the main after it was found down: the most in one cooldown (3 s)', '≤ 1 shared', (x) => `${fmt(x.figure, 0)} (${x.intervals.join(', ')})`, (s) => s.figure !== null && s.figure <= 1),
     row('probesDark', 'the same', '≤ 1 shared', (x) => `${fmt(x.figure, 0)} (${x.intervals.join(', ')})`, (s) => s.figure !== null && s.figure <= 1),
@@ -671,12 +676,12 @@ function section(results, latency, meta) {
     row('tpm', 'tokens the gateways served in the first minute, over the budget', '≤ 1.05 × shared', (x) => `${fmt(x.figure, 3)} × (${x.tokens} tokens)`, (s) => s.figure <= 1.05),
     row('limits', 'requests the gateways saw in the 20 s', `≤ ${budget} + ${N} shared (the budget, one in flight per instance)`, (x) => `${x.figure}`, (s) => s.figure <= budget + N),
     row('quota', 'requests that reached a gateway after the first 1 s', '0 shared', (x) => `${x.figure}`, (s) => s.figure === 0),
-    ...['commandsMain', 'commandsBackup', 'commandsLimits'].map((name) => row(name, 'Redis commands per call (per second, fleet-wide)', '(none: for sizing)', (x) => `${fmt(x.perCall, 3)} (${fmt(x.perSecond, 1)}/s)`)),
+    ...['commandsMain', 'commandsBackup', 'commandsLimits'].map((name) => row(name, 'Redis commands per call (per second, fleet-wide), from INFO commandstats; of them sent by the clients', '(none: for sizing)', (x) => `${fmt(x.perCall, 3)} (${fmt(x.perSecond, 1)}/s); sent ${fmt(x.sentPerCall, 3)} (${fmt(x.sentPerSecond, 1)}/s)`)),
     row('busy', 'warn lines from the store guard: false outages', '0', (x) => `${x.warnLines} (${x.instancesWarned} processes)`, (s) => s.warnLines === 0),
     row('busyIoredis', 'the same', '0', (x) => `${x.warnLines} (${x.instancesWarned} processes)`, (s) => s.warnLines === 0),
     row('outage', 'calls that failed', '0', (x) => `${x.figure}`, (s, i) => (i === undefined ? undefined : s.figure === 0 && i.figure === 0)),
-    row('outage', 'the last instance to log the store back (`answers again`), after the restart', '≤ 3 s', (x) => secs(x.lastBackAfterRestartMs), (s) => s.lastBackAfterRestartMs !== null && s.lastBackAfterRestartMs <= 3_000, undefined),
-    row('outage', 'then a dark main found by one: the last request another instance sent it, after it was found', '≤ 3 s', (x) => (x.dark.sentAfterFound ? secs(x.dark.lastAfterFoundMs) : 'none sent'), (s) => s.dark.foundAfterMs !== null && (s.dark.lastAfterFoundMs ?? 0) <= 3_000, undefined),
+    row('outage', 'the last instance to log the store back (`answers again`), after the restart', '≤ 3 s', (x) => secs(x.lastBackAfterRestartMs), (s) => s.lastBackAfterRestartMs !== null && s.lastBackAfterRestartMs <= 3_000, null),
+    row('outage', 'then a dark main found by one: the last request another instance sent it, after it was found', '≤ 3 s', (x) => (x.dark.sentAfterFound ? secs(x.dark.lastAfterFoundMs) : 'none sent'), (s) => s.dark.foundAfterMs !== null && (s.dark.lastAfterFoundMs ?? 0) <= 3_000, null),
     lat && `| a healthy call | wall time added to p50 (p99) vs no \`store\` option | p50 < 1 ms | ${fmt(added, 3)} ms (${fmt(lat.redis.p99 - lat.none.p99, 2)} ms) | \`memoryStore()\`: ${fmt(lat.memory.p50 - lat.none.p50, 3)} ms (${fmt(lat.memory.p99 - lat.none.p99, 2)} ms) | ${verdict(added < 1)} |`,
   ].filter(Boolean);
 
@@ -704,7 +709,7 @@ function section(results, latency, meta) {
 
   return `${HEADING}
 
-Made by \`${meta.command}\` on ${meta.date} (${meta.minutes} minutes): ${meta.machine}, Node ${process.version},
+Made by \`${meta.command}\` on ${meta.date} (${meta.minutes} minute${meta.minutes === 1 ? "" : "s"}): ${meta.machine}, Node ${process.version},
 redis-server ${meta.redisVersion}, ${meta.library} as the instances' Redis client unless a row
 says otherwise, **N = ${N}** instances. The machine's 1-minute load average was
 ${fmt(meta.loadStart, 1)} at the start and ${fmt(meta.loadEnd, 1)} at the end (sampled every 5 s: ${fmt(meta.loadMin, 1)} to
@@ -793,9 +798,12 @@ ${details(
     ['requests to the main for `bench-a` in the window, after the first 429 (instances)', (x) => `${x.toMainA} (${x.instancesToA})`],
     ['requests to the backup for `bench-a` in the window', (x) => x.toBackupA],
     ['requests to the main for `bench-b`: the 2 s before the first 429 → the window', (x) => `${x.toMainBBefore} → ${x.toMainBDuring}`],
+    ['of them sent before the first 429 was learnt / within 200 ms after', (x) => `${x.toABeforeLearnt} / ${x.toAWithinView}`],
+    ['… each as instance@ms after the first 429 (the first 8)', (x) => x.toMainAOffsetsMs.slice(0, 8).join(', ') || '–'],
     ['calls that waited out a pause (`paused`)', (x) => x.paused],
+    ['calls for `bench-a` that took over 1 s (the slowest)', (x) => `${x.slowA} (${secs(x.slowestA)})`],
     ['calls that skipped the main (`base-skipped`)', (x) => x.skipped],
-    ['calls that failed, of', (x) => `${x.failed} of ${x.calls}`],
+    ['calls that failed, of', (x) => `${x.failed} of ${x.calls}${x.failures.length ? ` (${x.failures.join(', ')})` : ''}`],
   ],
 )}
 A 429 without \`Retry-After\` pauses that model on that base for the fleet for a short
@@ -804,6 +812,16 @@ sees about one request per pause; with \`Retry-After\` the pause is what the ser
 With a backup the calls for \`bench-a\` go there meanwhile and the main keeps serving
 \`bench-b\`: a 429 is one model's pause on one base, never the base's health. With the main
 alone, a one-at-a-time instance waiting out the pause sends nothing else, so \`bench-b\` slows too.
+An instance's read of the store stands for 200 ms: a call that read it just before the pause
+was written still goes to the main once (the "within 200 ms" row).${
+    (sh('rateLimit')?.slowA ?? 0) > 0
+      ? ` When a pause runs out, one call probes the main under a lock (kept 5 s) and every
+other call for that model waits for its answer, up to 5 s, with no \`paused\` event and even
+with a healthy backup; a probe answered with another 429 keeps its lock the whole 5 s, so
+from the second 429 on the calls for \`bench-a\` wait there (the calls over 1 s) and the main
+is probed every 5 s or so rather than after a growing pause.`
+      : ''
+  }
 `)}${part(['slow500'], `
 ### One 500 among slow answers
 
@@ -944,7 +962,7 @@ figures move with the machine's load more than with the store.
 `
     : ''
 }
-Rerun: \`npm run bench:fleet\` (builds first; about ${meta.minutes} minutes here). \`BENCH_FLEET_N\` sets the
+Rerun: \`npm run bench:fleet\` (builds first; about ${meta.minutes} minute${meta.minutes === 1 ? "" : "s"} here). \`BENCH_FLEET_N\` sets the
 number of instances, \`BENCH_FLEET_GAP_MS=min,max\` their pace, \`BENCH_FLEET_REDIS=ioredis\`
 their Redis client, \`BENCH_FLEET_ONLY=blackhole,limits\` runs some scenarios (and leaves
 this file alone). \`npm run bench\` does not run it (it needs redis-server and redis-cli,
