@@ -10,6 +10,8 @@
 // docs/benchmarks.md.
 //   BENCH_FLEET_ONLY=blackhole,limits   some scenarios only (docs/benchmarks.md is left alone)
 //   BENCH_FLEET_REDIS=ioredis           the instances' Redis client (default node-redis)
+//   node scripts/bench/fleet.mjs --render <its console output>
+//                                       the section again from a run's printed figures (prose fixes)
 // Without redis-server it says so and exits 0.
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -333,6 +335,7 @@ function pause(title, scenario, { more = {}, ms = 5_000, retryAfter = true } = {
         // Calls for bench-a that took over a second (a call that waits silently for the pause's probe shows here, not in `paused`).
         slowA: everyReport(run, (r) => r.calls.filter((c) => c.model === 'bench-a' && c.ms > 1_000)).length,
         slowestA: Math.max(0, ...everyReport(run, (r) => r.calls.filter((c) => c.model === 'bench-a').map((c) => c.ms))),
+        slowAList: everyReport(run, (r, id) => r.calls.filter((c) => c.model === 'bench-a' && c.ms > 1_000).map((c) => `${id}:${c.t0 - from}+${c.ms}`)).slice(0, 8),
         figure: retryAfter ? toA.length : tooMany.length,
         toMainA: toA.length,
         tooManyRequests: tooMany.length,
@@ -385,7 +388,9 @@ function probes(title, scenario, how, modes) {
         intervals,
         afterFound: attempts.length,
         instances: distinct(attempts.map((a) => a.id)),
-        closestMs: gaps.length ? Math.min(...gaps) : null,
+        closestMs: gaps.length ? Math.max(0, Math.min(...gaps)) : null,
+        // The first requests after it was found: instance@ms after the failure that found it.
+        firstOffsetsMs: [...attempts].sort((a, b) => a.t - b.t).slice(0, 6).map((a) => `${a.id}@${a.t - found}`),
         failed: failedCalls(run).length,
         calls: callCount(run),
       };
@@ -782,7 +787,15 @@ ${details(
 )}
 Shared, one instance probes per cooldown: the probe lock is taken with the cooldown as its
 ttl, and a failed probe marks the main down for another cooldown. Isolated, each instance
-probes on its own clock.
+probes on its own clock.${['probes', 'probesDark']
+  .filter((n) => sh(n) && sh(n).closestMs !== null && sh(n).closestMs < PROBE_COOLDOWN_MS)
+  .map(
+    (n) => ` In the ${n === 'probes' ? 'refused' : 'blackholed'} run the closest two requests after the main was found
+came ${sh(n).closestMs} ms apart, far less than the probe lock's ttl: at most one of the two was a probe;
+the other came from an instance whose read of the store (it stands 200 ms) predated the
+down record, as the requests "sent after it was found" of a dark main do${sh(n).firstOffsetsMs ? ` (the first requests, instance@ms after it was found: ${sh(n).firstOffsetsMs.join(', ')})` : ''}.`,
+  )
+  .join('')}
 `)}${part(['rateLimit', 'pause', 'pauseAlone'], `
 ### 429s for one model
 
@@ -821,6 +834,13 @@ with a healthy backup; a probe answered with another 429 keeps its lock the whol
 from the second 429 on the calls for \`bench-a\` wait there (the calls over 1 s) and the main
 is probed every 5 s or so rather than after a growing pause.`
       : ''
+  }${
+    (sh('pauseAlone')?.slowestA ?? 0) > 6_000
+      ? ` With the main alone the longest waits (${secs(sh('pauseAlone').slowestA)}) are those of the
+instances that got a 429 themselves: their own memory keeps the pause's records (the
+\`was-paused\` record for a minute more), ahead of what the store says, so when another
+instance's probe has ended the pause their calls still wait the 5 s out.`
+      : ''
   }
 `)}${part(['slow500'], `
 ### One 500 among slow answers
@@ -857,7 +877,13 @@ ${details(
     ['… by 10 s', (x) => x.slots.join(', ')],
     ['calls held for budget (`held`) / refused', (x) => `${x.held} / ${x.refused}`],
   ],
-)}${details(
+)}${
+    sh('tpm') && sh('tpm').slots[0] < sh('tpm').slots[1]
+      ? `The first 10 s served less than the rest: each instance's first call reserved its estimate
+(${ESTIMATE} tokens) before any answer had given back what it did not use (${ESTIMATE - USAGE_TOKENS}).
+`
+      : ''
+  }${details(
   ['limits'],
   [
     ['requests the gateways saw, by 5 s', (x) => x.slots.join(', ')],
@@ -919,7 +945,15 @@ ${details(
 A timer that fires late because the loop was blocked gives the answer one more turn of the
 loop before the store counts as out. An answer that came in during the block is read in
 that turn; a command the client had not yet written when the block began is not answered
-by then.
+by then.${
+    (sh('busy')?.warnLines ?? 0) > 0
+      ? ` node-redis writes its commands in a \`setImmediate\` of the turn they are made in, so
+a block queued ahead of that write holds the command back until the block ends, and the
+answer must then come within the one extra turn (about a millisecond): on this loaded
+machine it sometimes did not, and the guard took the store for out (and logged it back a
+second later). ioredis writes a command at once, before the block.`
+      : ''
+  }
 `)}${part(['outage'], `
 ### Redis killed
 
@@ -983,6 +1017,34 @@ export function fleetSectionOf(markdown) {
   return markdown.slice(start, next >= 0 ? next + 1 : undefined);
 }
 
+/**
+ * The section again from a run's console output (the figures it printed), with this file's
+ * prose: to correct the prose without running 20 processes again.
+ */
+function renderFromLog(text) {
+  const n = Number(text.match(/^bench:fleet: (\d+) instances/m)?.[1]);
+  if (n !== N) throw new Error(`the log is of ${n} instances, this run would say ${N} (set BENCH_FLEET_N)`);
+  const made = text.match(/^Made by `([^`]+)` on (\S+) \((\d+) minutes?\): (.+), Node v/m);
+  const loads = text.match(/^load: (.*)$/m)[1].split(' ').map(Number);
+  const results = {};
+  for (const [, name, mode, json] of text.matchAll(/^(\w+) \((shared|isolated); ready[^)]*\): (\{.*\})$/gm)) (results[name] ??= {})[mode] = JSON.parse(json);
+  const latency = text.match(/^latency: (\{.*\})$/m);
+  const meta = {
+    command: made[1],
+    date: made[2],
+    minutes: Number(made[3]),
+    machine: made[4],
+    redisVersion: text.match(/redis-server (\S+) on /)[1],
+    library: text.match(/^(node-redis|ioredis) as the instances'/m)?.[1] ?? 'node-redis',
+    loadStart: loads[0],
+    loadEnd: loads.at(-1),
+    loadMin: Math.min(...loads),
+    loadMax: Math.max(...loads),
+    loadMean: sum(loads) / loads.length,
+  };
+  return section(results, latency ? JSON.parse(latency[1]) : undefined, meta);
+}
+
 /** A run's figures for the console: long lists shortened. */
 const brief = (x) => JSON.stringify(x, (key, value) => (Array.isArray(value) && value.length > 12 ? [...value.slice(0, 12), `…${value.length - 12} more`] : value));
 
@@ -999,6 +1061,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (unknown?.length) {
     console.error(`BENCH_FLEET_ONLY: no scenario ${unknown.join(', ')} (there are ${[...Object.keys(scenarios), 'latency'].join(', ')})`);
     process.exit(2);
+  }
+  if (process.argv[2] === '--render') {
+    const text = renderFromLog(readFileSync(process.argv[3], 'utf8'));
+    const docs = join(root, 'docs/benchmarks.md');
+    writeFileSync(docs, withFleetSection(readFileSync(docs, 'utf8'), text));
+    console.log(`${text}\nbench:fleet: docs/benchmarks.md updated from ${process.argv[3]}`);
+    process.exit(0);
   }
   if (!redisServerPath || !redisCliPath) {
     console.log('bench:fleet: redis-server or redis-cli is not installed (apt-get install redis-server, brew install redis, or set REDIS_SERVER and REDIS_CLI to their paths); nothing measured.');
