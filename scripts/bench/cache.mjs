@@ -236,13 +236,26 @@ export async function runCacheBenchmarks(log = (line) => process.stdout.write(`$
         }
         const c = contestants(served);
         mock.reset();
-        await Promise.all(
+        const read = await Promise.all(
           Array.from({ length: CONCURRENT }, async () => {
             const res = await c.cached.chat.completions.create({ ...chatBase, ...(stream ? { stream: true } : {}) });
-            if (stream) for await (const _ of res);
+            const chunks = [];
+            if (stream) for await (const chunk of res) chunks.push(chunk);
+            return chunks;
           }),
         );
         row.client = sent();
+        if (stream) {
+          // Every caller must read the whole stream: the same chunks as every other caller, and
+          // those a plain client (no cache) reads of the same call (but for the id and created
+          // time the mock gives each request).
+          const plain = new Gateway({ apiKey: KEY, baseURL: served.url, maxRetries: 0 });
+          const whole = [];
+          for await (const chunk of await plain.chat.completions.create({ ...chatBase, stream: true })) whole.push(chunk);
+          const bare = (chunks) => chunks.map(({ id, created, ...rest }) => rest);
+          row.chunks = whole.length;
+          row.everyChunk = read.filter((chunks) => isDeepStrictEqual(chunks, read[0]) && isDeepStrictEqual(bare(chunks), bare(whole))).length;
+        }
         r[stream ? 'streamed' : 'json'] = row;
       }
       return r;
@@ -594,14 +607,21 @@ depend on the machine; the replay times and the heap figures are given for infor
 | 10 identical calls, one after another | ${r.sequential.recipe} | ${r.sequential.ours} | ${r.sequential.client} |
 | ${CONCURRENT} identical calls at once | ${r.concurrent.json.recipe} | ${r.concurrent.json.ours} | ${r.concurrent.json.client} |
 | ${CONCURRENT} identical streamed calls at once | ${r.concurrent.streamed.recipe} | ${r.concurrent.streamed.ours} | ${r.concurrent.streamed.client} |
+| ${CONCURRENT} identical streamed calls at once, each caller reading every chunk (target: 1 request, ${CONCURRENT} callers with all ${r.concurrent.streamed.chunks} chunks) | | | ${r.concurrent.streamed.client}; ${r.concurrent.streamed.everyChunk} callers with every chunk: ${r.concurrent.streamed.client === 1 && r.concurrent.streamed.everyChunk === CONCURRENT ? 'met' : '**NOT met**'} |
 | a stream cut after text, then the same call | ${r.cut.recipe.sent} (the cut one replayed) | ${r.cut.ours.sent} | ${r.cut.client.sent} |
 | a stream left after its first text (aborted; the client: \`break\`), then the same call | ${r.cut.recipeLeft.sent} | ${r.cut.oursLeft.sent} | ${r.cut.clientLeft.sent} |
 | a stream, then the same stream (replayed) | ${r.replay.recipe.sent} | ${r.replay.ours.sent} | ${r.replay.client.sent} |
 
 Identical calls at once: the recipe reads its cache before any of them has an answer, so
 each one is sent. Ours sends one and the others wait for its answer (each gets its own
-copy); streamed calls are not joined (each opens its own stream; only a finished stream is
-kept), so a burst of identical streams is paid ${r.concurrent.streamed.client === CONCURRENT ? 'once per call' : `${r.concurrent.streamed.client} times`}, as with the recipe.
+copy). ${
+    r.concurrent.streamed.client === 1
+      ? `Identical streams at once are joined too: one stream is
+opened, and every caller reads it from its first chunk at its own pace (through the client,
+${r.concurrent.streamed.everyChunk} of ${CONCURRENT} callers read all ${r.concurrent.streamed.chunks} chunks, deep-equal to what a client without a cache
+reads of the same call)${r.concurrent.streamed.ours === 1 ? '' : `; through the AI SDK, ${r.concurrent.streamed.ours} requests`}.`
+      : `A burst of identical streams was paid ${r.concurrent.streamed.client === CONCURRENT ? 'once per call' : `${r.concurrent.streamed.client} times`} through the client (${r.concurrent.streamed.everyChunk} of ${CONCURRENT} callers read all ${r.concurrent.streamed.chunks} chunks).`
+  }
 
 **One field that changes the answer differs** (a call, then the same call with one change;
 the second must be sent). Through the AI SDK, ${sdkFields.length} settings: the recipe misses ${count(r.fields, 'recipe', 'miss')}, ours

@@ -9,12 +9,26 @@ const config = JSON.parse(configText ?? '{}');
 const noop = () => undefined;
 
 // Bounded whatever happens: the run gives every instance its duration and this much more.
-setTimeout(() => process.exit(3), (config.durationMs ?? 60_000) + (config.startDelayMs ?? 0) + 60_000).unref();
+setTimeout(() => process.exit(3), (config.durationMs ?? 60_000) + (config.startDelayMs ?? 0) + 240_000).unref();
 // The run that forked this process is gone: so is this instance.
 process.on('disconnect', () => process.exit(4));
 
-/** A connected Redis client of the chosen library, and how to let it go. */
-async function connectRedis(url, library) {
+/** A connected Redis client of the chosen library (a Redis Cluster's when `cluster` lists its nodes), and how to let it go. */
+async function connectRedis(url, library, cluster) {
+  if (cluster && library === 'ioredis') {
+    const { Cluster } = await import('ioredis');
+    const client = new Cluster(cluster, { lazyConnect: true });
+    client.on('error', noop);
+    await client.connect();
+    return { client, close: () => client.disconnect() };
+  }
+  if (cluster) {
+    const { createCluster } = await import('redis');
+    const client = await createCluster({ rootNodes: cluster.map((n) => ({ url: `redis://${n.host}:${n.port}` })) })
+      .on('error', noop)
+      .connect();
+    return { client, close: () => client.destroy() };
+  }
   if (library === 'ioredis') {
     const { Redis } = await import('ioredis');
     const client = new Redis(url, { lazyConnect: true });
@@ -33,9 +47,12 @@ async function storeFor(kind) {
   const { memoryStore } = await import('unified-gateway');
   if (kind !== 'redis') return { store: memoryStore(), close: noop };
   const { redisStore } = await import('unified-gateway/redis');
-  const redis = await connectRedis(config.redisURL, config.redisLibrary);
+  const redis = await connectRedis(config.redisURL, config.redisLibrary, config.redisCluster);
   return { store: redisStore(redis.client, { prefix: config.prefix }), close: redis.close, info: redis.info };
 }
+
+/** Blocks this process's event loop for `ms` (a long synchronous task), without spinning a core. */
+const blockLoop = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 const ask = (client, model, options) => client.chat.completions.create({ model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 8 }, options);
 const message = (then) => new Promise((resolve) => process.once('message', (m) => resolve(then(m))));
@@ -45,6 +62,11 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * An instance: one call at a time, `gapMs` (a uniform draw in [min, max]) between calls,
  * from `startDelayMs` after the go until `durationMs` after it; a call still waiting at the
  * end (held for budget, paused) is aborted, and counted as stopped, not failed.
+ * `busy: { ms, everyMs: [min, max] }`: now and then (a draw in everyMs) the loop is blocked
+ * for `ms`, in the same turn of the event loop as a call that starts (queued before the
+ * call's own work: a request handler doing `ms` of work beside one making a call).
+ * `cache`: a second client, with `cache: { store }` on the same store, makes one call
+ * whenever the run asks (`cache-call`), and says whether the cache answered it.
  */
 async function instance() {
   const { Gateway } = await import('unified-gateway');
@@ -52,30 +74,51 @@ async function instance() {
   // client of its own, so the instance's client starts with nothing learnt or spent.
   await ask(new Gateway({ apiKey: 'bench-key', baseURL: config.backup ?? config.main }), 'warm-up');
   const { store, close } = await storeFor(config.store);
-  const seen = { retries: [], failures: [], fleet: {}, fleetTimes: [], storeLines: [], calls: [] };
+  const seen = { attempts: [], retries: [], failures: [], fleet: {}, fleetTimes: [], storeLines: [], calls: [], blocks: [] };
+  const baseOf = (url) => (url === config.main ? 'main' : 'backup');
+  const logger = {
+    error: noop,
+    debug: noop,
+    warn: (line) => line.includes('the store') && seen.storeLines.push({ t: Date.now(), level: 'warn', line }),
+    info: (line) => line.includes('the store') && seen.storeLines.push({ t: Date.now(), level: 'info', line }),
+  };
   const client = new Gateway({
     apiKey: 'bench-key',
     baseURL: config.main,
     backupBaseURL: config.backup,
     timeout: config.timeoutMs,
+    ...(config.cooldownMs !== undefined ? { failoverCooldown: config.cooldownMs } : {}),
     store,
     limits: config.limits,
     defaultHeaders: { 'x-bench-instance': String(config.id) },
     logLevel: 'info',
-    logger: {
-      error: noop,
-      debug: noop,
-      warn: (line) => line.includes('the store') && seen.storeLines.push({ t: Date.now(), level: 'warn', line }),
-      info: (line) => line.includes('the store') && seen.storeLines.push({ t: Date.now(), level: 'info', line }),
-    },
+    logger,
     hooks: {
-      onRetry: (e) => seen.retries.push({ t: Date.now(), base: e.baseURL === config.main ? 'main' : 'backup', name: e.error.name, moved: e.error.message.includes('while this attempt was in flight') }),
+      // Each attempt, by its call's Idempotency-Key and number: when it was sent, and where.
+      onRequest: (e) => seen.attempts.push({ t: Date.now(), base: baseOf(e.baseURL), key: e.idempotencyKey, n: e.attempt }),
+      onRetry: (e) => seen.retries.push({ t: Date.now(), base: baseOf(e.baseURL), name: e.error.name, key: e.idempotencyKey, n: e.attempt, status: e.status }),
       onFleet: (e) => {
         seen.fleet[e.event] = (seen.fleet[e.event] ?? 0) + 1;
         seen.fleetTimes.push({ t: Date.now(), event: e.event, waitMs: e.waitMs });
       },
     },
   });
+  if (config.cache) {
+    // Its own client (the fleet's calls stay uncached), on the same store, keeping answers a minute.
+    let outcome;
+    const cached = new Gateway({ apiKey: 'bench-key', baseURL: config.main, backupBaseURL: config.backup, timeout: 5_000, store, cache: { store, ttl: 60_000 }, logger, logLevel: 'info', hooks: { onCache: (e) => (outcome = e.outcome) } });
+    process.on('message', async (m) => {
+      if (m?.type !== 'cache-call') return;
+      const t0 = Date.now();
+      outcome = undefined;
+      try {
+        const reply = await cached.chat.completions.create({ model: 'bench-cache', messages: [{ role: 'user', content: m.question }], max_tokens: 8 });
+        process.send({ type: 'cache-result', id: config.id, outcome, content: reply.choices[0]?.message.content, ms: Date.now() - t0 });
+      } catch (error) {
+        process.send({ type: 'cache-result', id: config.id, outcome, error: `${error.name}: ${error.message}`.slice(0, 200), ms: Date.now() - t0 });
+      }
+    });
+  }
   process.send({ type: 'ready' });
   const go = await message((m) => m.at);
   const end = go + config.durationMs;
@@ -85,15 +128,29 @@ async function instance() {
   // A small seeded generator: each instance's pacing is the same from run to run.
   const next = () => ((random = (Math.imul(random, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32);
   await sleep(Math.max(0, go + (config.startDelayMs ?? 0) - Date.now()));
+  const busy = config.busy;
+  const nextBusy = () => Date.now() + busy.everyMs[0] + next() * (busy.everyMs[1] - busy.everyMs[0]);
+  let busyAt = busy ? nextBusy() : Number.POSITIVE_INFINITY;
   while (Date.now() < end) {
     const model = config.models[Math.floor(next() * config.models.length)];
     const t0 = Date.now();
+    if (Date.now() >= busyAt) {
+      busyAt = nextBusy();
+      // Queued before the call's first step: it runs after the call's synchronous part and
+      // promise jobs, in the same turn of the loop (node-redis writes its commands later in
+      // that turn, ioredis at once).
+      setImmediate(() => {
+        const from = Date.now();
+        blockLoop(busy.ms);
+        seen.blocks.push({ t: from, ms: Date.now() - from });
+      });
+    }
     try {
       await ask(client, model, { signal: stop.signal });
-      seen.calls.push({ t0, ms: Date.now() - t0, ok: true });
+      seen.calls.push({ t0, ms: Date.now() - t0, ok: true, model });
     } catch (error) {
       const stopped = stop.signal.aborted;
-      seen.calls.push({ t0, ms: Date.now() - t0, ok: false, stopped });
+      seen.calls.push({ t0, ms: Date.now() - t0, ok: false, stopped, model });
       if (!stopped) seen.failures.push({ t: t0, name: error.name, code: error.code ?? null, unsent: /nothing was sent/.test(error.message), message: String(error.message).slice(0, 200) });
     }
     const [min, max] = config.gapMs;
