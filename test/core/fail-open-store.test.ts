@@ -198,6 +198,22 @@ describe('failOpenStore', () => {
     expect(lines).toEqual([]);
   });
 
+  it("is not an outage when the command itself was still to be written when the loop got busy (node-redis writes in setImmediate)", async () => {
+    const { store, inner } = flakyStore();
+    const lines: string[] = [];
+    await inner.set('k', 'shared', { ttlMs: 60_000 });
+    // The command goes out on the next check phase; its answer comes 5 ms later.
+    const deferred: Store = { ...store, get: (keys) => new Promise((resolve) => setImmediate(() => setTimeout(() => resolve(inner.get(keys)), 5))) };
+    const busy = failOpenStore(deferred, { timeoutMs: 50, log: (_, line) => lines.push(line) });
+    const read = busy.get(['k']);
+    const until = performance.now() + 120;
+    while (performance.now() < until) {
+      // A long synchronous task queued before the command could be written.
+    }
+    expect(await read).toEqual(['shared']);
+    expect(lines).toEqual([]);
+  });
+
   it('treats a store that answers reads but refuses writes (a read-only replica) as out, with one warning, until it takes writes again', async () => {
     vi.useFakeTimers();
     const { store, inner } = flakyStore();

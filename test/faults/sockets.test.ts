@@ -131,3 +131,30 @@ describe('real sockets on 127.0.0.1', () => {
     await expect(stream.finalChatCompletion()).rejects.toBeInstanceOf(APITimeoutError);
   });
 });
+
+describe('a busy event loop', () => {
+  it('is not an attempt timeout: an answer that came during a long synchronous task is read first, and nothing is sent again', async () => {
+    // A real socket on loopback: its answer waits in the socket while the loop is busy, and is
+    // read only after the timers that came due meanwhile have run.
+    let sent = 0;
+    const server = await httpServer((_req, res) => {
+      sent++;
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [] })), 10);
+    });
+    try {
+      const c = new Gateway({ apiKey: 'sk-busy-loop-0123456789', baseURL: server.url, timeout: 250, maxRetries: 2 });
+      for (let i = 0; i < 3; i++) {
+        const call = c.models.list();
+        await vi.waitFor(() => expect(sent).toBe(i + 1), { interval: 1 });
+        const until = Date.now() + 300;
+        while (Date.now() < until) {
+          // A long synchronous task: the answer and the attempt's timer both come due meanwhile.
+        }
+        await expect(call).resolves.toMatchObject({ object: 'list' });
+      }
+      expect(sent).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+});

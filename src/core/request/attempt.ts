@@ -1,4 +1,5 @@
 import { requestIDFrom } from '../../internal/request-id.js';
+import { patientTimeout } from '../../internal/patient-timeout.js';
 import { anySignal } from '../../internal/signals.js';
 import type { CallState, PreparedRequest } from './call-state.js';
 import type { AttemptInfo } from '../hooks.js';
@@ -19,7 +20,8 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
   if (call.signal?.aborted) throw call.stopped(`${info.method} ${info.url}`);
   const { config, options } = call;
   const timer = new AbortController();
-  const timeout = setTimeout(() => timer.abort(), options.timeout ?? config.timeout);
+  // A timer that fires late because the event loop was busy gives an answer that came meanwhile its turn first.
+  const cancelTimeout = patientTimeout(() => timer.abort(), options.timeout ?? config.timeout);
   const ctx: AttemptContext = { call, request, info, url: call.url ?? info.url, signal: anySignal(call.signal, timer.signal), timer };
   try {
     // Read per call, not at construction, so polyfills and interceptors installed later (msw, test stubs) are honoured.
@@ -47,7 +49,7 @@ export async function attempt(call: CallState, request: PreparedRequest, info: A
       ctx.url = hop.url;
     }
   } finally {
-    clearTimeout(timeout);
+    cancelTimeout();
   }
 }
 

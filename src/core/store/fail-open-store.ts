@@ -1,3 +1,4 @@
+import { patientTimeout } from '../../internal/patient-timeout.js';
 import { ValidationError } from '../errors.js';
 import { MemoryStore, type Store } from './store.js';
 import { keysProblem, setProblem, takeProblem, type StoreProblem } from './store-rules.js';
@@ -119,18 +120,15 @@ class FailOpenStore implements Store {
 
   /**
    * The store's answer, or a rejection once `timeoutMs` passed; the operation's own late
-   * outcome is swallowed. A timer fires late when the event loop was busy (a long
-   * synchronous task), before the answer that arrived meanwhile was read: the answer gets
-   * one more turn of the loop, its I/O phase, before the operation counts as timed out, so a
-   * busy process is never taken for a store outage.
+   * outcome is swallowed. A busy process is never taken for a store outage: a timer that fires
+   * late (a long synchronous task held the event loop) re-arms once for the time it lost, so an
+   * answer that arrived meanwhile, or a command that was still to be written, is read first.
    */
   #bounded<T>(op: (store: Store) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> = setTimeout(() => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${this.#timeoutMs} ms`)), 0);
-      }, this.#timeoutMs);
+      const cancel = patientTimeout(() => reject(new Error(`timed out after ${this.#timeoutMs} ms`)), this.#timeoutMs);
       const settle = <A>(then: (a: A) => void) => (a: A) => {
-        clearTimeout(timer);
+        cancel();
         then(a);
       };
       try {
