@@ -257,6 +257,42 @@ function fleetScenarios(world: () => World) {
     expect(gw.hits.main).toBe(3);
   });
 
+  it('sends the others to the other base, not into a wait, while the first call after a pause has not been answered', async () => {
+    const { store, expire } = world();
+    const s = store();
+    const gw = gateways();
+    gw.answers.main = status(429, { error: { message: 'slow down', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '100' });
+    await expect(chat(instance(s, gw.fetch, { maxRetries: 0 }).client)).rejects.toBeInstanceOf(RateLimitError);
+    await expire('pause', 100);
+    const probe = held(gw.ok);
+    gw.answers.main = probe.respond;
+    const first = chat(instance(s, gw.fetch).client);
+    await probe.inside;
+    const other = instance(s, gw.fetch);
+    await expect(chat(other.client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
+    // Answered by the backup while the first call after the pause was still out on the main.
+    expect(gw.models.at(-1)).toBe('backup:m');
+    probe.release();
+    await first;
+  });
+
+  it("trusts the store over its own memory: a pause another instance's answer ended is over for the instance that met the 429 too", async () => {
+    const { store, expire } = world();
+    const s = store();
+    const gw = gateways();
+    gw.answers.main = status(429, { error: { message: 'slow down', code: 'rate_limit_exceeded' } }, { 'retry-after-ms': '100' });
+    const met = instance(s, gw.fetch, { backupBaseURL: undefined, maxRetries: 0 });
+    await expect(chat(met.client)).rejects.toBeInstanceOf(RateLimitError);
+    await expire('pause', 100);
+    gw.answers.main = gw.ok;
+    await chat(instance(s, gw.fetch, { backupBaseURL: undefined }).client);
+    // Past the 200 ms its last read stands, the instance that met the 429 reads the store again.
+    await expire('pause', 250);
+    met.events.length = 0;
+    await expect(chat(met.client)).resolves.toMatchObject({ id: 'chatcmpl-1' });
+    expect(met.events).toEqual([]);
+  });
+
   it('remembers a 429 without Retry-After as a short pause for that model, growing while the 429s go on', async () => {
     const inner = world().store();
     // The pauses as written: a pause record's ttl is its length.
@@ -535,10 +571,16 @@ describeWithRedis('a fleet on Redis (instances anywhere)', () => {
       };
       return {
         store: () => redisStore(raw, { prefix }),
-        // Polled on Redis's own clock: the record is gone once Redis expired it.
-        expire: async (kind) => {
+        // Polled on Redis's own clock: the record is gone once Redis expired it, and `ms` of its time passed.
+        expire: async (kind, ms) => {
+          const c = raw as { call?: (...args: string[]) => Promise<unknown>; sendCommand?: (args: string[]) => Promise<unknown> };
+          const time = async () => {
+            const [seconds, micros] = (await (c.call ? c.call('TIME') : (c.sendCommand as (args: string[]) => Promise<unknown>)(['TIME']))) as [string, string];
+            return Number(seconds) * 1000 + Number(micros) / 1000;
+          };
+          const from = await time();
           let found = await keys(kind);
-          for (let tries = 0; found.length > 0 && tries < 400; tries++) {
+          for (let tries = 0; (found.length > 0 || (await time()) < from + ms) && tries < 400; tries++) {
             await new Promise((resolve) => setTimeout(resolve, 10));
             found = await keys(kind);
           }
@@ -574,9 +616,14 @@ describeWithRedisCluster('a fleet on a Redis Cluster (instances anywhere, one ac
       const keys = async (kind: string) => (await Promise.all(nodes.map((node) => node.keys(`${prefix}:*:f2:${kind}*`)))).flat();
       return {
         store: () => redisStore((clients[i] as Connected).client, { prefix }),
-        expire: async (kind) => {
+        expire: async (kind, ms) => {
+          const time = async () => {
+            const [seconds, micros] = (await (nodes[0] as ReturnType<typeof createClient>).sendCommand(['TIME'])) as [string, string];
+            return Number(seconds) * 1000 + Number(micros) / 1000;
+          };
+          const from = await time();
           let found = await keys(kind);
-          for (let tries = 0; found.length > 0 && tries < 400; tries++) {
+          for (let tries = 0; (found.length > 0 || (await time()) < from + ms) && tries < 400; tries++) {
             await new Promise((resolve) => setTimeout(resolve, 10));
             found = await keys(kind);
           }

@@ -1,10 +1,10 @@
 import { sleep } from '../../internal/sleep.js';
 import type { GatewayError } from '../errors.js';
 import type { FleetInfo } from '../hooks.js';
-import { DOWN_AFTER, EVIDENCE_MS, FLEET_FORMAT, isAvailable, PAUSE_PROBE_WAIT_MS, pauseGate, PROBE_DUE_MS, quotaGate, recordText, type FleetView, type RecordKind } from '../policy/fleet-rules.js';
+import { DOWN_AFTER, EVIDENCE_MS, FLEET_FORMAT, isAvailable, PAUSE_PROBE_WAIT_MS, pauseGate, PROBE_DUE_MS, quotaGate, recordText, type FleetView, type Gate, type RecordKind } from '../policy/fleet-rules.js';
 import { estimateTokens, pauseLeftMs, pauseMs } from '../policy/shared-rules.js';
 import { judgeWait } from '../policy/waits.js';
-import { guardStore } from '../store/fail-open-store.js';
+import { guardStore, type GuardedStore } from '../store/fail-open-store.js';
 import { hashKey } from '../store/hash-key.js';
 import { MemoryStore, type Store } from '../store/store.js';
 import { readUsage } from '../usage/usage.js';
@@ -38,11 +38,16 @@ export interface FleetCall {
 /** How long a quota stays refused after the gateway said it ran out, when failoverCooldown is 0. */
 const QUOTA_RECHECK_MS = 30_000;
 
+/** While a call waits for the answer of the call that sent first after a pause, how often it looks. */
+const PROBE_POLL_MS = 250;
+
 /** The fleet's records in a store, and what they do to a call. */
 export class SharedFleet {
   readonly #fleet: FleetParts;
   /** The user's store behind its guard (no call fails because of it), or this process's memory for `limits` alone. */
   readonly #store: Store;
+  /** The user's store behind its guard (undefined for `limits` alone): whether it answers now. */
+  readonly #guarded: GuardedStore | undefined;
   #account: Promise<string> | undefined;
   readonly #hashes = new Map<string, string>();
 
@@ -50,7 +55,8 @@ export class SharedFleet {
     this.#fleet = fleet;
     const { memory, settings } = fleet;
     // Without a store, the buckets are this process's, shared by the clients withOptions() makes.
-    this.#store = memory.store ? guardStore(memory.store, settings.log) : (memory.buckets ??= new MemoryStore());
+    this.#guarded = memory.store ? guardStore(memory.store, settings.log) : undefined;
+    this.#store = this.#guarded ?? (memory.buckets ??= new MemoryStore());
   }
 
   /** What the fleet knows for a call to `model`: what this process wrote, and what the store said (one read every VIEW_MS). */
@@ -63,9 +69,13 @@ export class SharedFleet {
     for (const base of backup ? [main, backup] : [main]) names.push(['down', base], ['was-down', base], ['evidence', base], ['pause', base, model ?? ''], ['was-paused', base, model ?? '']);
     const texts = await this.#store.get(await Promise.all(names.map((name) => this.#key(name))));
     const values = new Map<string, string>();
+    const { mine } = this.#fleet.memory;
     names.forEach((name, i) => {
       const text = texts[i];
       if (typeof text === 'string') values.set(nameOf(...name), text);
+      // The store, answering, no longer holds a record this process wrote: another instance's
+      // answer ended it (a pause, the quota, a base's cooldown). The store is the truth then.
+      else if (this.#guarded?.reachable) mine.delete(nameOf(...name));
     });
     reads.set(model ?? '', { at: Date.now(), values });
     if (reads.size > 1_000) reads.delete(reads.keys().next().value as string);
@@ -95,34 +105,37 @@ export class SharedFleet {
   /**
    * Before an attempt: a pause a 429 asked for on this base and model is waited out (the
    * other base is taken instead when it is available and not paused), or, when that wait does
-   * not fit, the call is refused at once with the wait on `retryAfterMs`. After a pause, one
-   * call sends first and the others wait for its answer. Returns the base to use.
+   * not fit, the call is refused at once with the wait on `retryAfterMs`. When the pause ran
+   * out, one call sends first (it takes a lock); the others go to the other base when it is
+   * open, else wait for that call's answer (PAUSE_PROBE_WAIT_MS at most). Returns the base.
    */
   async beforeAttempt(call: FleetCall, at: { base: string; model: string | undefined; pinned: boolean }): Promise<string> {
     const { base, model } = at;
     const { main, backup, retry } = this.#fleet.settings;
-    // How long this call waits for one pause at most: the pause as first seen, and two reads more.
-    let waitedMs = 0;
-    let mostMs: number | undefined;
+    // What this call waits for (a pause, or the answer of the call that sends first after it), and for how long at most.
+    let waiting: { gate: Gate; waitedMs: number; mostMs: number } | undefined;
     for (;;) {
       const view = await this.view(model);
       const gate = pauseGate(view, base);
-      if (gate === 'open' || (mostMs !== undefined && waitedMs >= mostMs)) return base;
-      if (gate === 'probe-due') return this.#afterPause(call, at);
+      if (gate === 'open' || (waiting?.gate === gate && waiting.waitedMs >= waiting.mostMs)) return base;
+      if (gate === 'probe-due' && (await this.lock(['pause-probe', base, model ?? ''], PAUSE_PROBE_WAIT_MS))) {
+        call.pauseProbe = base;
+        return base;
+      }
       const other = base === main ? backup : main;
       if (!at.pinned && other !== undefined && other !== base && isAvailable(view, other) && pauseGate(view, other) === 'open') return other;
-      const left = pauseLeftMs(view, base, Date.now());
+      const left = gate === 'closed' ? pauseLeftMs(view, base, Date.now()) : PROBE_POLL_MS;
       if (judgeWait({ ms: left, asked: true }, { maxRetryAfterMs: retry.maxRetryAfterMs, budgetMs: call.budgetMs() }) !== 'wait') {
         throw call.refused('rate_limit_exceeded', `A 429 paused ${model ?? 'calls'} on ${base} for the fleet for ${left} ms more, longer than this call may wait; nothing was sent`, left);
       }
-      if (mostMs === undefined) {
-        mostMs = left + 2 * VIEW_MS;
-        this.#tell(call, { event: 'paused', baseURL: base, model, waitMs: left });
+      if (waiting?.gate !== gate) {
+        // A pause is waited at most its length and two reads more (a record that outstays it is not waited for); the first call's answer, PAUSE_PROBE_WAIT_MS.
+        waiting = { gate, waitedMs: 0, mostMs: gate === 'closed' ? left + 2 * VIEW_MS : PAUSE_PROBE_WAIT_MS };
+        this.#tell(call, { event: 'paused', baseURL: base, model, waitMs: gate === 'closed' ? left : PAUSE_PROBE_WAIT_MS });
       }
-      // The record's ttl ends the pause, not this clock: look again when it should be gone (a
-      // record that outstays its own length is not waited for past mostMs).
+      // The record's ttl ends the pause, not this clock: look again when it should be gone.
       await pauseFor(call, left);
-      waitedMs += left;
+      waiting.waitedMs += left;
     }
   }
 
@@ -205,25 +218,6 @@ export class SharedFleet {
       this.#tell(call, { event: 'held', baseURL: main, model, waitMs });
       await pauseFor(call, waitMs);
     }
-  }
-
-  /**
-   * After a pause ran out: the call that takes the probe lock sends; the others wait until its
-   * answer ends the pause (or a new 429 pauses it again: then they wait that out), looking
-   * every 250 ms, and go after PAUSE_PROBE_WAIT_MS whatever happened.
-   */
-  async #afterPause(call: FleetCall, at: { base: string; model: string | undefined; pinned: boolean }): Promise<string> {
-    if (await this.lock(['pause-probe', at.base, at.model ?? ''], PAUSE_PROBE_WAIT_MS)) {
-      call.pauseProbe = at.base;
-      return at.base;
-    }
-    for (let waited = 0; waited < PAUSE_PROBE_WAIT_MS; waited += 250) {
-      await pauseFor(call, 250);
-      const gate = pauseGate(await this.view(at.model), at.base);
-      if (gate === 'open') return at.base;
-      if (gate === 'closed') return this.beforeAttempt(call, at);
-    }
-    return at.base;
   }
 
   #recheckMs(): number {

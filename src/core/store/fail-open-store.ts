@@ -41,12 +41,17 @@ export function failOpenStore(store: Store, options: FailOpenOptions): Store {
 }
 
 /** The guard of each store a client was given: one per store, so a store that is both the fleet's and the cache's warns and waits once in an outage. */
-const guards = new WeakMap<Store, Store>();
+const guards = new WeakMap<Store, FailOpenStore>();
+
+/** A store behind its guard, which says whether the store itself answers now (else memory does). */
+export interface GuardedStore extends Store {
+  readonly reachable: boolean;
+}
 
 /** The store behind its guard ({@link failOpenStore}), the same guard for the same store. */
-export function guardStore(store: Store, log: FailOpenOptions['log']): Store {
+export function guardStore(store: Store, log: FailOpenOptions['log']): GuardedStore {
   let guarded = guards.get(store);
-  if (!guarded) guards.set(store, (guarded = failOpenStore(store, { log })));
+  if (!guarded) guards.set(store, (guarded = new FailOpenStore(store, { log })));
   return guarded;
 }
 
@@ -64,13 +69,18 @@ function reason(error: unknown): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-class FailOpenStore implements Store {
+class FailOpenStore implements GuardedStore {
   readonly #store: Store;
   readonly #fallback: Store;
   readonly #timeoutMs: number;
   readonly #retryMs: number;
   readonly #log: FailOpenOptions['log'];
   #down = false;
+
+  /** Whether the store itself answers now (while it is out, this process's memory does). */
+  get reachable(): boolean {
+    return !this.#down;
+  }
   #checking = false;
   #nextCheck = 0;
 
