@@ -4,6 +4,10 @@
  * server's (TIME), so every instance shares one clock. The bucket is a string value
  * `"<level> <at>"`, as the memory store keeps it, kept until it would be full again.
  *
+ * A key of another type (a hash, a list: a hand edit, another app) is deleted first, and a
+ * bucket no take could have left (BELIEVED_MS in rate-bucket.ts) counts as a full one: what
+ * a store gives back is untrusted.
+ *
  * KEYS[1] the bucket; ARGV amount, perMs, capacity, maxWaitMs, and (tests only) a time in ms
  * to use instead of the server's. Answers `{ taken (1|0), waitMs (a string: it may pass 2^63) }`.
  */
@@ -16,11 +20,13 @@ if not now then
   now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 end
 local level, at = capacity, now
+local kind = redis.call('TYPE', KEYS[1]).ok
+if kind ~= 'string' and kind ~= 'none' then redis.call('DEL', KEYS[1]) end
 local saved = redis.call('GET', KEYS[1])
 if saved then
   local l, a = string.match(saved, '^(%S+) (%S+)$')
   l, a = tonumber(l), tonumber(a)
-  if l and a then
+  if l and a and l <= capacity and l >= -(capacity + perMs * 3600000) and a <= now + 3600000 then
     at = math.max(now, a)
     level = math.min(capacity, l + (at - a) * perMs)
   end

@@ -39,6 +39,9 @@ export const bucketRows: BucketRow[] = [
   { name: 'zero asks how long until the debt is paid', saved: '-2 1000', now: 1000, take: r(0), taken: true, waitMs: 4, level: -2, at: 1000 },
   { name: 'a clock that went back refills nothing and keeps the later time', saved: '4 2000', now: 1000, take: r(1), taken: true, waitMs: 0, level: 3, at: 2000 },
   { name: 'a value that is not a bucket counts as a full one', saved: 'not a bucket', now: 1000, take: r(1), taken: true, waitMs: 0, level: 9, at: 1000 },
+  { name: 'a debt no take could have left (more than an hour of refill) counts as a full bucket', saved: '-1e300 1000', now: 1000, take: r(3), taken: true, waitMs: 0, level: 7, at: 1000 },
+  { name: 'a bucket written more than an hour ahead of this clock counts as a full one', saved: '0 99999999', now: 1000, take: r(3), taken: true, waitMs: 0, level: 7, at: 1000 },
+  { name: 'a level above capacity counts as a full bucket', saved: '1e300 1000', now: 1000, take: r(3), taken: true, waitMs: 0, level: 7, at: 1000 },
   { name: 'fractions of a unit refill', saved: '0 0', now: 1, take: r(0.5, 0, 10, 0.5), taken: true, waitMs: 0, level: 0, at: 1 },
   { name: 'a slow rate (1/1024 per ms)', saved: '0 0', now: 0, take: r(1, 2000, 10, 1 / 1024), taken: true, waitMs: 1024, level: -1, at: 0 },
 ];

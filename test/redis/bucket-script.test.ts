@@ -36,3 +36,28 @@ describeWithRedis('the bucket script', () => {
     else expect(stored).toBe(saved);
   });
 });
+
+describeWithRedis('the bucket script and keys of another type', () => {
+  let server: RedisServer;
+  let redis: ReturnType<typeof createClient>;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    redis = await createClient({ url: server.url }).on('error', () => {}).connect();
+  }, 20_000);
+  afterAll(async () => {
+    redis?.destroy();
+    await server?.stop();
+  }, 10_000);
+
+  it.each([
+    ['a hash', (key: string) => redis.hSet(key, 'level', '-1e300')],
+    ['a list', (key: string) => redis.rPush(key, ['x', 'y'])],
+  ])('takes from a full bucket where the key holds %s (no WRONGTYPE error: what a store gives back is untrusted)', async (_, plant) => {
+    const key = 'typed-bucket';
+    await redis.del(key);
+    await plant(key);
+    const reply = (await redis.sendCommand(['EVAL', BUCKET_SCRIPT, '1', key, '3', '0.5', '10', '100', '1000'])) as [number, string];
+    expect([Number(reply[0]), Number(reply[1])]).toEqual([1, 0]);
+    expect(decodeBucket(await redis.get(key))).toEqual({ level: 7, at: 1000 });
+  });
+});

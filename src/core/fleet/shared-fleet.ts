@@ -3,7 +3,7 @@ import type { GatewayError } from '../errors.js';
 import type { FleetInfo } from '../hooks.js';
 import { DOWN_AFTER, EVIDENCE_MS, FLEET_FORMAT, isAvailable, PAUSE_PROBE_WAIT_MS, pauseGate, PROBE_DUE_MS, quotaGate, recordText, type FleetView, type Gate, type RecordKind } from '../policy/fleet-rules.js';
 import { estimateTokens, pauseLeftMs, pauseMs } from '../policy/shared-rules.js';
-import { judgeWait } from '../policy/waits.js';
+import { boundWait, judgeWait } from '../policy/waits.js';
 import { guardStore, type GuardedStore } from '../store/fail-open-store.js';
 import { hashKey } from '../store/hash-key.js';
 import { MemoryStore, type Store } from '../store/store.js';
@@ -210,7 +210,8 @@ export class SharedFleet {
     if (refused) {
       // One was taken and the other refused: give back what was taken, so nothing is reserved.
       await Promise.all(budgets.map(([name, per, amount], i) => (takes[i]?.taken ? this.#take(name, { amount: -amount, ...perSecond(per), maxWaitMs: 0 }) : undefined)));
-      throw call.refused('rate_limit_exceeded', `The fleet's rate budget (limits) would take ${refused.waitMs} ms to allow this call, more than it may wait; nothing was sent`, refused.waitMs);
+      const waitMs = boundWait(refused.waitMs);
+      throw call.refused('rate_limit_exceeded', `The fleet's rate budget (limits) would take ${waitMs} ms to allow this call, more than it may wait; nothing was sent`, waitMs);
     }
     call.tokens = budgets.some(([name]) => name[0] === 'tpm') ? Math.min(tokens, tpm as number) : 0;
     const waitMs = Math.max(0, ...takes.map((take) => take.waitMs));

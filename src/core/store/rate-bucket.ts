@@ -24,16 +24,23 @@ export interface BucketState {
   at: number;
 }
 
+/** How far a bucket is believed: no reservation reaches an hour's refill ahead, no bucket was written an hour ahead of this clock. */
+export const BELIEVED_MS = 3_600_000;
+
 /**
- * Takes `request.amount` from the bucket at time `now`. An absent bucket is full. The bucket
+ * Takes `request.amount` from the bucket at time `now`. An absent bucket is full, and so is
+ * one no take could have left. The bucket
  * first refills for the time since `state.at`, never above capacity; a clock that went back
  * refills nothing and the bucket keeps its later time, so no interval refills twice. Then a
  * negative amount is given back (never above capacity), and a positive one is taken when the
  * level it leaves would refill to zero within `maxWaitMs`. A refused take changes nothing:
  * its `waitMs` is the wait it would have needed.
  */
-export function takeFromBucket(state: BucketState | undefined, now: number, request: BucketTake): { state: BucketState; result: BucketResult } {
+export function takeFromBucket(saved: BucketState | undefined, now: number, request: BucketTake): { state: BucketState; result: BucketResult } {
   const { amount, perMs, capacity, maxWaitMs } = request;
+  // What a store gives back is untrusted: a bucket no take could have left (a debt of more than
+  // an hour's refill, a level above capacity, a time an hour ahead) is not believed: a full one.
+  const state = saved && saved.level <= capacity && saved.level >= -(capacity + perMs * BELIEVED_MS) && saved.at <= now + BELIEVED_MS ? saved : undefined;
   const at = state ? Math.max(now, state.at) : now;
   const level = state ? Math.min(capacity, state.level + (at - state.at) * perMs) : capacity;
   if (amount < 0) return { state: { level: Math.min(capacity, level - amount), at }, result: { taken: true, waitMs: 0 } };
