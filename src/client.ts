@@ -287,7 +287,9 @@ export class Gateway implements APIClient {
     inheriting = sharedBy.get(this);
     try {
       // `this.constructor`, not `Gateway`: a class that names itself is renamed by bundlers (_Gateway).
-      return new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), ...options });
+      // An option given as undefined is an option not given: it keeps this client's (a `store: maybeStore` keeps the shared store).
+      const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+      return new (this.constructor as typeof Gateway)({ ...givenOptions.get(this), ...given });
     } finally {
       inheriting = undefined;
     }

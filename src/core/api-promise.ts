@@ -76,7 +76,10 @@ export class APIPromise<T> extends Promise<T> {
    * before awaiting it.
    */
   asResponse(): Promise<Response> {
-    if (!this.#running) this.#raw = true;
+    // Once the call runs for its result (awaited, withResponse()), its body is being read: a
+    // Response handed out then could not be read.
+    if (this.#running && !this.#raw) return Promise.reject(new GatewayError('asResponse() was called after this call had started for its result (await, then() or withResponse()): call it on the promise as returned, before anything else.'));
+    this.#raw = true;
     return this.#run().then((result) => result.response);
   }
 

@@ -113,8 +113,12 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
     asString(body.msg) ??
     asString(body.detail) ??
     excerpt(JSON.stringify(body));
-  return { message, code: asString(inner.code), type: asString(inner.type), param: asString(inner.param) };
+  // A server's message is kept whole up to a page of text; past it, cut (the whole body stays on `error`).
+  return { message: message !== null && message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message, code: asString(inner.code), type: asString(inner.type), param: asString(inner.param) };
 }
+
+/** The most of a server's own message an error's message keeps (a gateway has answered with one of 30 MB). */
+const MAX_MESSAGE = 4_000;
 
 /** The request id new-api puts at the end of its messages: `… (request id: X)`. */
 function requestIDInMessage(message: string | undefined): string | null {

@@ -116,7 +116,10 @@ export class Redactor {
  * scanners do: the one or two characters at each end mix in the bytes around it.
  */
 function encodedForms(secret: string): string[] {
-  const forms = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+  const encoded = encodeURIComponent(secret);
+  // URL encoders differ: upper- or lower-case hex, and some leave `/` as it is (Python's quote()).
+  const urlForms = [encoded, encoded.replace(/%2F/g, '/')].flatMap((form) => [form, form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())]);
+  const forms = new Set([secret, ...urlForms, JSON.stringify(secret).slice(1, -1)]);
   if (secret.length >= MIN_BASE64_SECRET_LENGTH) for (const middle of base64Middles(new TextEncoder().encode(secret))) forms.add(middle);
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
 }

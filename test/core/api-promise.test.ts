@@ -104,6 +104,13 @@ describe('APIPromise', () => {
     await promise;
   });
 
+  it('says so when asResponse() is asked for after the call started for its result, instead of giving a Response whose body was read', async () => {
+    server.use(http.get(`${BASE}/models`, () => HttpResponse.json({ object: 'list', data: [] })));
+    const promise = client().models.list();
+    await promise.withResponse();
+    await expect(promise.asResponse()).rejects.toThrow(/asResponse\(\) was called after this call had started/);
+  });
+
   it('says so when the data is asked for after asResponse()', async () => {
     server.use(http.get(`${BASE}/models`, () => HttpResponse.json({ object: 'list', data: [] })));
     const promise = client().models.list();

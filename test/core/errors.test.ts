@@ -20,6 +20,7 @@ import {
 } from '../../src/index.js';
 import { BASE, chatParams, client, KEY, leaksKey } from '../helpers/fixtures.js';
 import { useMswServer } from '../helpers/msw.js';
+import { parseErrorBody } from '../../src/core/error-factory.js';
 
 const server = useMswServer();
 const url = `${BASE}/chat/completions`;
@@ -270,5 +271,14 @@ describe('error identity', () => {
   it('sets a literal name on each class', () => {
     expect(new APITimeoutError().name).toBe('APITimeoutError');
     expect(new ValidationError('temperature', 'must be between 0 and 2').message).toBe('Invalid temperature: must be between 0 and 2');
+  });
+});
+
+describe('a huge message from the server', () => {
+  it('is cut in the error message (the whole body stays on err.error)', () => {
+    const message = 'x'.repeat(5_000_000);
+    const parsed = parseErrorBody({ error: { message, type: 'invalid_request_error' } });
+    expect(parsed.message?.length).toBeLessThanOrEqual(4_001);
+    expect(parsed.type).toBe('invalid_request_error');
   });
 });

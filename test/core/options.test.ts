@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { APITimeoutError, APIUserAbortError, Gateway, InternalServerError, RateLimitError, type RetryInfo, ValidationError } from '../../src/index.js';
+import { APITimeoutError, APIUserAbortError, Gateway, InternalServerError, memoryStore, RateLimitError, type RetryInfo, ValidationError } from '../../src/index.js';
 import { BACKUP, BASE, chatParams, completionFixture } from '../helpers/fixtures.js';
 import { createRecorder, useMswServer } from '../helpers/msw.js';
 
@@ -174,6 +174,16 @@ describe('withOptions', () => {
     expect([main.calls.length, backup.calls.length]).toEqual([2, 2]);
     await derived.models.list();
     expect([main.calls.length, backup.calls.length]).toEqual([2, 3]);
+  });
+
+  it('takes an option given as undefined as not given: withOptions({ store: undefined, cache: undefined }) keeps sharing', async () => {
+    statuses(modelsURL, [200]);
+    const parent = make({ store: memoryStore(), cache: {}, timeout: 1_234, limits: { requestsPerMinute: 60 }, retry: { maxRetryAfterMs: 0 } });
+    await parent.models.list();
+    // One request a second for both: the derived client's share is already spent, nothing is sent.
+    const derived = parent.withOptions({ store: undefined, cache: undefined, timeout: undefined });
+    await expect(derived.models.list()).rejects.toBeInstanceOf(RateLimitError);
+    expect(derived.timeout).toBe(1_234);
   });
 
   it('validates the new options', () => {

@@ -97,6 +97,8 @@ const basic = (user: string, key = ODD_KEY) => btoa(`${user}:${key}`);
 const encodedForms = (key = ODD_KEY): Record<string, string> => ({
   raw: key,
   url: encodeURIComponent(key),
+  'url, lower-case hex': encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+  "url as Python's quote() writes it (/ kept)": encodeURIComponent(key).replace(/%2F/g, '/'),
   json: JSON.stringify(key).slice(1, -1),
   'base64 at offset 2': basic('u', key),
   'base64 at offset 0': basic('us', key),
@@ -123,7 +125,7 @@ describe('the key never leaves in another encoding (URL-encoded, JSON-escaped, b
       expect(leaked(printable(err), form), `${name} in the error`).toBe(false);
       expect(leaked(headers, form), `${name} in its headers`).toBe(false);
     }
-    expect((err as Error).message).toContain('url=[REDACTED] json=[REDACTED]');
+    expect((err as Error).message).toContain('url=[REDACTED] url, lower-case hex=[REDACTED]');
   });
 
   it('leaves ordinary text alone: a short key has no base64 forms, and a text without the key is unchanged', () => {
