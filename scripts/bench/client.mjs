@@ -1,5 +1,5 @@
 // One benchmark measurement in a fresh process:
-//   node scripts/bench/client.mjs <ours|openai|floor> <sse|json-seq|json-par|big|stall|cold|create-many|embed-memory|iterate-ratelimit> <port> <runs>
+//   node scripts/bench/client.mjs <ours|ours-shared|openai|floor> <sse|json-seq|json-par|big|stall|cold|create-many|embed-memory|iterate-ratelimit> <port> <runs>
 // Prints one JSON line: { ms: [per run], text?: {length, hash}, rssPeakMB?, heapPeakMB? }.
 import { createHash } from 'node:crypto';
 
@@ -10,6 +10,20 @@ const KEY = 'bench-key';
 const messages = [{ role: 'user', content: 'benchmark' }];
 
 async function makeClients(s) {
+  if (who === 'ours-shared') {
+    // A client with a memory store and a response cache: every call a miss (its content
+    // differs), so it pays for the lookup, the fleet's look at the store and keeping the answer.
+    const { Gateway, memoryStore } = await import('unified-gateway');
+    const c = new Gateway({ apiKey: KEY, baseURL: base(s), idleTimeout: 2_000, store: memoryStore(), cache: {} });
+    let n = 0;
+    return {
+      chat: () => c.chat.completions.create({ model: 'bench-model', messages: [{ role: 'user', content: `benchmark ${n++}` }] }),
+      stream: async (onText) => {
+        const stream = await c.chat.completions.create({ model: 'bench-model', messages: [{ role: 'user', content: `benchmark ${n++}` }], stream: true });
+        for await (const chunk of stream) onText(chunk.choices[0]?.delta.content ?? '');
+      },
+    };
+  }
   if (who === 'ours') {
     const { Gateway } = await import('unified-gateway');
     const c = new Gateway({ apiKey: KEY, baseURL: base(s), idleTimeout: 2_000 });

@@ -63,12 +63,13 @@ try {
   for (const runtime of runtimes) {
     for (const [scenario, unit, target] of SCENARIOS) {
       const per = {};
-      for (const who of ['floor', 'ours']) {
+      // ours-shared: a client with a memory store and a response cache (every call a miss), beside the plain one.
+      for (const who of scenario === 'json-seq' ? ['floor', 'ours', 'ours-shared'] : ['floor', 'ours']) {
         // Both counts at once (one per core): a count does not depend on the machine's load.
         const [one, four] = await Promise.all([instructions(runtime.bin, who, scenario, 1), instructions(runtime.bin, who, scenario, 4)]);
         per[who] = (four - one) / 3;
       }
-      rows.push({ runtime: runtime.name, scenario, unit, target, floor: per.floor, ours: per.ours, ratio: per.floor / per.ours });
+      rows.push({ runtime: runtime.name, scenario, unit, target, floor: per.floor, ours: per.ours, ratio: per.floor / per.ours, shared: per['ours-shared'] });
       console.log(`${runtime.name} ${scenario}: floor ${per.floor}, ours ${per.ours}, ${(per.floor / per.ours).toFixed(3)}×`);
     }
   }
@@ -96,6 +97,10 @@ the smallest correct SSE parser; **ours** is unified-gateway with its defaults.
 | runtime | work | floor | ours | throughput vs floor | target |
 |---|---|---|---|---|---|
 ${rows.map((r) => `| ${r.runtime} | ${r.unit} | ${M(r.floor)} | ${M(r.ours)} | ${r.ratio.toFixed(2)}× | ≥ ${r.target}× ${r.ratio >= r.target ? 'met' : '**not met**'} |`).join('\n')}
+
+A client with a memory store and a response cache (\`store: memoryStore(), cache: {}\`, every
+call a miss: the cache's lookup, the fleet's look at the store, and the answer kept), beside
+the plain one: ${rows.filter((r) => r.shared !== undefined).map((r) => `${r.runtime}, ${r.unit}: ${M(r.shared)} (${(r.floor / r.shared).toFixed(2)}× the floor; ${(((r.shared - r.ours) / 300) / 1000).toFixed(0)}k instructions more per call than the plain client)`).join('; ')}.
 
 Across releases, ours alone, counted the same way on Node 20 (300 sequential requests): 817 M
 in 0.3, 830 M with 0.4's plain request path (before the fleet), 863 M now, with the fleet's

@@ -78,7 +78,7 @@ export class APIPromise<T> extends Promise<T> {
   asResponse(): Promise<Response> {
     // Once the call runs for its result (awaited, withResponse()), its body is being read: a
     // Response handed out then could not be read.
-    if (this.#running && !this.#raw) return Promise.reject(new GatewayError('asResponse() was called after this call had started for its result (await, then() or withResponse()): call it on the promise as returned, before anything else.'));
+    if (this.#running && !this.#raw) return Promise.reject(new GatewayError('asResponse() was called after the call started for its result: call it on the promise as returned.'));
     this.#raw = true;
     return this.#run().then((result) => result.response);
   }

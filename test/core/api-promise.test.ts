@@ -108,7 +108,7 @@ describe('APIPromise', () => {
     server.use(http.get(`${BASE}/models`, () => HttpResponse.json({ object: 'list', data: [] })));
     const promise = client().models.list();
     await promise.withResponse();
-    await expect(promise.asResponse()).rejects.toThrow(/asResponse\(\) was called after this call had started/);
+    await expect(promise.asResponse()).rejects.toThrow(/asResponse\(\) was called after the call started/);
   });
 
   it('says so when the data is asked for after asResponse()', async () => {
