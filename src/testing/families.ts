@@ -30,6 +30,7 @@ export type MockRefusedParam = 'max_tokens' | 'temperature' | 'top_p' | 'tools' 
 
 /** One family of the strict catalogue, as data. */
 export interface MockFamily {
+  /** The family's name, as a catalogue entry's `family` takes it. */
   name: MockFamilyName;
   /** What it stands for, in a line. */
   summary: string;
@@ -173,7 +174,7 @@ export const strictFamilies: readonly MockFamily[] = [
     sendBack: 'anything',
     refusedMessageFields: ['reasoning_content'],
     errorShape: 'groq',
-    sources: ['https://console.groq.com/docs/reasoning', 'https://github.com/janhq/jan/issues/8136', 'https://github.com/tashfeenahmed/freellmapi/issues/1070', 'https://github.com/musistudio/llms/pull/64'],
+    sources: ['https://github.com/janhq/jan/issues/8136', 'https://github.com/tashfeenahmed/freellmapi/issues/1070', 'https://github.com/musistudio/llms/pull/64'],
   },
   {
     ...OPENAI_PLAIN,
@@ -257,7 +258,7 @@ export const strictFamilies: readonly MockFamily[] = [
     thinking: 'always',
     sendBack: 'fails-in-tool-loop',
     errorShape: 'new-api',
-    sources: ['https://github.com/sigoden/aichat/issues/1233', 'https://platform.claude.com/docs/en/build-with-claude/extended-thinking'],
+    sources: ['https://github.com/sigoden/aichat/issues/1233', 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking'],
   },
   {
     ...OPENAI_PLAIN,
@@ -328,7 +329,7 @@ export const strictFamilies: readonly MockFamily[] = [
     refusedMessageFields: 'unknown',
     refusedParams: ['json_schema'],
     errorShape: 'openai',
-    sources: ['https://github.com/openai/openai-node/issues/1161', 'https://platform.openai.com/docs/guides/structured-outputs'],
+    sources: ['https://github.com/openai/openai-node/issues/1161', 'https://github.com/web-infra-dev/midscene/issues/259', 'https://platform.openai.com/docs/guides/structured-outputs'],
   },
 ];
 

@@ -51,7 +51,7 @@ const openaiNoTools = 'tools is not supported in this model. For a list of suppo
 const openaiNotChat = 'This is not a chat model and thus not supported in the v1/chat/completions endpoint. Did you mean to use v1/completions?';
 /** OpenAI, codex models (a 404): https://github.com/alvinunreal/tmuxai/issues/82, https://github.com/arbs-io/vscode-openai/issues/358 */
 const openaiResponsesOnly = 'This model is only supported in v1/responses and not in v1/chat/completions.';
-/** OpenAI, json_schema on gpt-4: recorded in Mirascope's tests (mirascope/mirascope, openai structured-output snapshots) */
+/** OpenAI, json_schema on gpt-4 and older: https://github.com/web-infra-dev/midscene/issues/259 (the text); `param` and `code` null as recorded in Mirascope's OpenAI test snapshots */
 const openaiNoJsonSchema =
   "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model. Learn more about supported models at the Structured Outputs guide: https://platform.openai.com/docs/guides/structured-outputs";
 /** A strict OpenAI-style host (JSON Schema validation of the body): https://github.com/openai/openai-node/issues/1161 */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/index.js';
 import { createMockGateway, defaultModels, strictFamilies, strictModels, type MockGateway } from '../../src/testing/index.js';
@@ -79,6 +80,19 @@ describe('the strict catalogue', () => {
       for (const s of f.sources) expect(s).toMatch(/^https:\/\//);
     }
     expect(strictModels.every((m) => m.kind === 'chat' && m.family !== undefined)).toBe(true);
+  });
+
+  it('is documented: every family, id and source in docs/chat.md, every family in docs/mock-gateway.md', () => {
+    const chat = readFileSync(new URL('../../docs/chat.md', import.meta.url), 'utf8');
+    const section = chat.slice(chat.indexOf('## Families behind the gateway (the strict mock)'));
+    const mockDoc = readFileSync(new URL('../../docs/mock-gateway.md', import.meta.url), 'utf8');
+    expect(section.length).toBeGreaterThan(1000);
+    for (const f of strictFamilies) {
+      expect(section, f.name).toContain(`| \`${f.name}\` |`);
+      expect(mockDoc, f.name).toContain(`| \`${f.name}\` |`);
+      for (const id of f.ids) expect(section, id).toContain(`\`${id}\``);
+      for (const source of f.sources) expect(section, source).toContain(`<${source}>`);
+    }
   });
 
   it('checks the options: catalog with models, an unknown family, family with reasoning', () => {
