@@ -17,6 +17,7 @@ export type MockFamilyName =
   | 'gemini-3'
   | 'openrouter-claude'
   | 'openrouter-gemini-3'
+  | 'openrouter-openai'
   | 'litellm-claude'
   | 'new-api-claude'
   | 'openai-reasoning'
@@ -235,6 +236,18 @@ export const strictFamilies: readonly MockFamily[] = [
     sendBack: 'required-in-tool-loop',
     errorShape: 'openrouter',
     sources: ['https://openrouter.ai/docs/guides/best-practices/reasoning-tokens#preserving-reasoning-blocks', 'https://github.com/LibreChat-AI/agents/issues/37', 'https://github.com/microsoft/agent-framework/issues/2947'],
+  },
+  {
+    ...OPENAI_PLAIN,
+    name: 'openrouter-openai',
+    summary: 'OpenAI reasoning models through OpenRouter: reasoning_details with a reasoning.summary and a reasoning.encrypted entry; nothing required back',
+    ids: ['openai/gpt-5', 'openai/o4-mini'],
+    ownedBy: 'openrouter',
+    reasoning: 'reasoning_details',
+    thinking: 'always',
+    sendBack: 'anything',
+    errorShape: 'openrouter',
+    sources: ['https://openrouter.ai/docs/guides/best-practices/reasoning-tokens#preserving-reasoning-blocks', 'https://app.unpkg.com/@openrouter/ai-sdk-provider@0.7.2/files/dist/internal/index.mjs.map'],
   },
   {
     ...OPENAI_PLAIN,

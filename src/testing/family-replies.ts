@@ -19,12 +19,24 @@ export function familyReasoning(family: MockFamily, body: Json): MockReasoning |
   return { field };
 }
 
-const FORMAT: Partial<Record<MockFamily['name'], string>> = { 'openrouter-claude': 'anthropic-claude-v1', 'openrouter-gemini-3': 'google-gemini-v1' };
+const FORMAT: Partial<Record<MockFamily['name'], string>> = { 'openrouter-claude': 'anthropic-claude-v1', 'openrouter-gemini-3': 'google-gemini-v1', 'openrouter-openai': 'openai-responses-v1' };
+
+/** OpenAI's reasoning item id, as OpenRouter passes it on (`rs_…`). */
+const itemId = (text: string) => `rs_${sign('openai-id', text)}`;
 
 /** OpenRouter's `reasoning_details` for a whole reply (https://openrouter.ai/docs/guides/best-practices/reasoning-tokens). */
 function reasoningDetails(family: MockFamily, reply: Reply): Json[] {
   const format = FORMAT[family.name] ?? 'unknown';
   const details: Json[] = [];
+  if (family.name === 'openrouter-openai') {
+    // A summary of the reasoning and the encrypted item, under one id (OpenAI's reasoning item).
+    if (reply.reasoning === undefined) return details;
+    const id = itemId(reply.reasoning);
+    return [
+      { type: 'reasoning.summary', summary: reply.reasoning, id, format, index: 0 },
+      { type: 'reasoning.encrypted', data: sign('openai', reply.reasoning), id, format, index: 1 },
+    ];
+  }
   if (reply.reasoning !== undefined) {
     details.push({ type: 'reasoning.text', text: reply.reasoning, ...(family.name === 'openrouter-claude' ? { signature: sign('claude', reply.reasoning) } : { signature: null }), format, index: 0 });
   }
@@ -72,6 +84,12 @@ export function decorateChunks(family: MockFamily, chunks: Json[], reply: Reply)
     out = out.map((chunk, i) => {
       const delta = deltaOf(chunk);
       if (!delta) return chunk;
+      if (typeof delta.reasoning === 'string' && family.name === 'openrouter-openai' && reply.reasoning !== undefined) {
+        const id = itemId(reply.reasoning);
+        const summary = { type: 'reasoning.summary', summary: delta.reasoning, id, format, index: 0 };
+        const details = i === last ? [summary, { type: 'reasoning.encrypted', data: sign('openai', reply.reasoning), id, format, index: 1 }] : [summary];
+        return withDelta(chunk, { ...delta, reasoning_details: details });
+      }
       if (typeof delta.reasoning === 'string') {
         const signature = i === last && family.name === 'openrouter-claude' && reply.reasoning !== undefined ? sign('claude', reply.reasoning) : null;
         return withDelta(chunk, { ...delta, reasoning_details: [{ type: 'reasoning.text', text: delta.reasoning, signature, format, index: 0 }] });

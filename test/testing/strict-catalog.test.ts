@@ -311,6 +311,23 @@ describe('OpenRouter', () => {
   });
 });
 
+describe('OpenRouter (OpenAI models)', () => {
+  it('reasoning_details with a reasoning.summary and a reasoning.encrypted entry under one id, whole and streamed; nothing required back', async () => {
+    const mock = strict();
+    const first = await message(mock, { model: 'openai/gpt-5', messages: [user], tools });
+    const details = first.reasoning_details as Json[];
+    expect(details).toEqual([
+      { type: 'reasoning.summary', summary: first.reasoning, id: expect.stringMatching(/^rs_/), format: 'openai-responses-v1', index: 0 },
+      { type: 'reasoning.encrypted', data: expect.stringMatching(/^Ev/), id: details[0]?.id, format: 'openai-responses-v1', index: 1 },
+    ]);
+    expect((await loop(mock, 'openai/gpt-5', without('reasoning_details', 'reasoning'))).status).toBe(200);
+    const frames = await deltas(mock, { model: 'openai/o4-mini', messages: [user] });
+    const entries = frames.flatMap((d) => (Array.isArray(d.reasoning_details) ? (d.reasoning_details as Json[]) : []));
+    expect(entries.filter((e) => e.type === 'reasoning.summary').map((e) => e.summary).join('')).toBe('The user said: Weather in Paris?');
+    expect(entries.filter((e) => e.type === 'reasoning.encrypted')).toHaveLength(1);
+  });
+});
+
 describe('LiteLLM (Claude)', () => {
   it('signed thinking_blocks beside reasoning_content; a tool loop without them is its 400', async () => {
     const mock = strict();
