@@ -44,6 +44,7 @@ const order = [
   'otel-traces',
   'cache',
   'mock-gateway',
+  'strict-mock',
   'record-replay',
   'ai-sdk',
 ];

@@ -1,3 +1,5 @@
+import { strictFamilies, type MockFamilyName } from './families.js';
+
 /** What a mock model can do; decides which endpoints accept it. */
 export type MockModelKind = 'chat' | 'completion' | 'embedding' | 'image' | 'video' | 'audio';
 
@@ -25,6 +27,11 @@ export interface MockModel {
   kind: MockModelKind;
   /** A chat model that reasons: see {@link MockReasoning}. */
   reasoning?: MockReasoning | undefined;
+  /**
+   * A chat model of a family of the strict catalogue: it answers, streams and refuses as that
+   * vendor does (docs/mock-gateway.md#the-strict-catalogue). Not together with `reasoning`.
+   */
+  family?: MockFamilyName | undefined;
 }
 
 /**
@@ -56,3 +63,15 @@ export const defaultModels: MockModel[] = [
 
 /** Fixed creation time so responses are reproducible. */
 export const CATALOG_CREATED = 1_700_000_000;
+
+/**
+ * Every family's ids as catalogue entries (chat models with `family` set), to add to a
+ * catalogue of your own: `models: [...defaultModels, ...strictModels]`.
+ */
+export const strictModels: MockModel[] = strictFamilies.flatMap((f) => f.ids.map((id): MockModel => ({ id, owned_by: f.ownedBy, kind: 'chat', family: f.name })));
+
+/** `catalog: 'strict'`: the strict families' ids, then the default catalogue's other ids. */
+export function strictCatalog(): MockModel[] {
+  const ids = new Set(strictModels.map((m) => m.id));
+  return [...strictModels, ...defaultModels.filter((m) => !ids.has(m.id))];
+}

@@ -3,6 +3,9 @@ import { deterministicReasoning, reasoningField, reasoningHistoryProblem, withRe
 import { composeReply, type Reply } from './chat-reply.js';
 import { scriptedReply, type MockChatReply } from './chat-script.js';
 import { isObject, outOfRange, type MockContext } from './context.js';
+import { familyOf } from './families.js';
+import { checkChatRequest, lostReasoning } from './family-errors.js';
+import { decorateChunks, decorateCompletion, familyReasoning } from './family-replies.js';
 import type { PromptCache } from './prompt-cache.js';
 
 type Json = Record<string, unknown>;
@@ -58,8 +61,15 @@ export function chat(ctx: MockContext, next: () => MockChatReply | undefined, ca
   if (problem) return ctx.invalid(problem.message, problem.param);
   const bad = ctx.checkModel(ctx.body.model, 'chat', 'chat completions');
   if (bad) return bad;
-  const thinking = ctx.model(ctx.body.model)?.reasoning;
-  const refused = reasoningHistoryProblem(ctx.body.messages as unknown[], thinking);
+  const entry = ctx.model(ctx.body.model);
+  const family = familyOf(entry);
+  if (family) {
+    // The strict catalogue: the family's own rules, in its vendor's words and body shape.
+    const refusal = checkChatRequest(family, { body: ctx.body, model: String(ctx.body.model), id: ctx.id, now: ctx.now });
+    if (refusal) return ctx.reply(refusal.status, refusal.body);
+  }
+  const thinking = family ? familyReasoning(family, ctx.body) : entry?.reasoning;
+  const refused = family ? undefined : reasoningHistoryProblem(ctx.body.messages as unknown[], thinking);
   if (refused) return ctx.invalid(refused, null);
   // Taken only now, so a request turned away above leaves the script for its retry.
   const script = next();
@@ -70,8 +80,18 @@ export function chat(ctx: MockContext, next: () => MockChatReply | undefined, ca
   if (cached !== undefined) reply = { ...reply, usage: { ...reply.usage, prompt_tokens_details: { cached_tokens: cached } } };
   const head = { id: `chatcmpl-mock-${ctx.id}`, created: Math.floor(ctx.now / 1000), model: String(ctx.body.model) };
   const field = reasoningField(thinking ?? {});
-  if (ctx.body.stream === true) return ctx.sse(chatChunks(reply, head, ctx.body.stream_options, field).map((data) => ({ data })));
-  return ctx.reply(200, chatCompletion(reply, head, typeof ctx.body.n === 'number' ? ctx.body.n : 1, field));
+  let response: Response;
+  if (ctx.body.stream === true) {
+    const chunks = chatChunks(reply, head, ctx.body.stream_options, field) as unknown as Json[];
+    response = ctx.sse((family ? decorateChunks(family, chunks, reply) : chunks).map((data) => ({ data })));
+  } else {
+    const completion = chatCompletion(reply, head, typeof ctx.body.n === 'number' ? ctx.body.n : 1, field) as unknown as Json;
+    response = ctx.reply(200, family ? decorateCompletion(family, completion, reply) : completion);
+  }
+  const lost = family ? lostReasoning(family, ctx.body.messages as unknown[]) : [];
+  // Qwen and GLM answer without a word when a tool loop's reasoning did not come back: the mock says so in a header.
+  if (lost.length > 0) response.headers.set('x-mock-reasoning-lost', lost.map((i) => `messages[${i}]`).join(', '));
+  return response;
 }
 
 /** The field a model's reasoning goes in. */

@@ -2,7 +2,7 @@ import { Redactor } from '../internal/redact.js';
 import { canonicalRequest } from './canonical.js';
 import { replayResponse, type Cassette } from './cassette.js';
 import { CassetteLibrary } from './cassette-library.js';
-import { CATALOG_CREATED, defaultModels, type MockModel } from './catalog.js';
+import { CATALOG_CREATED, defaultModels, strictCatalog, type MockModel } from './catalog.js';
 import { chat } from './chat.js';
 import type { MockChatReply } from './chat-script.js';
 import { isObject, type MockContext } from './context.js';
@@ -26,6 +26,16 @@ export interface MockGatewayOptions {
   apiKey?: string | undefined;
   /** The model catalogue. @default a handful of common chat, embedding and image ids */
   models?: MockModel[] | undefined;
+  /**
+   * The catalogue when `models` is not given. `'strict'` adds the strict catalogue's families
+   * (`strictModels`): DeepSeek, Kimi, Qwen, GLM, Groq, Gemini 3, OpenRouter, LiteLLM, new-api,
+   * the gpt-5 family and o-series, responses-only models, a strict OpenAI host. Each answers,
+   * streams and refuses as its vendor does, with the vendor's exact 400s
+   * (docs/mock-gateway.md#the-strict-catalogue). @default 'default'
+   * @example
+   * const mock = createMockGateway({ catalog: 'strict' });
+   */
+  catalog?: 'default' | 'strict' | undefined;
   /** Faults queued from the start, as if passed to `inject` one by one. */
   faults?: MockFault[] | undefined;
   /** Delay between SSE frames, in ms. @default 0 */
@@ -122,7 +132,7 @@ export interface MockGateway {
 export function createMockGateway(options: MockGatewayOptions = {}): MockGateway {
   checkMockOptions(options);
   const apiKey = options.apiKey ?? 'test-key';
-  const models = options.models ?? defaultModels;
+  const models = options.models ?? (options.catalog === 'strict' ? strictCatalog() : defaultModels);
   const stallTimeoutMs = options.stallTimeoutMs ?? 30_000;
   const queue: QueuedFault[] = [];
   const requests: MockRequestRecord[] = [];

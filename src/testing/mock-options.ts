@@ -3,13 +3,14 @@ import { isRecord } from '../internal/is-record.js';
 import { toCassette } from './cassette.js';
 import { hasFileSystem } from './cassette-files.js';
 import type { MockModelKind } from './catalog.js';
+import { strictFamilies } from './families.js';
 import type { MockFault } from './faults.js';
 
 // The checks of createMockGateway's options, written out like the client's (core/check.ts):
 // a mistake is a ValidationError naming the field when the mock is made, not a mock that
 // quietly answers otherwise than the test meant.
 
-const OPTION_NAMES: readonly string[] = ['apiKey', 'models', 'faults', 'frameDelayMs', 'stallTimeoutMs', 'videoStepMs', 'script', 'cacheHints', 'cassettes'];
+const OPTION_NAMES: readonly string[] = ['apiKey', 'models', 'catalog', 'faults', 'frameDelayMs', 'stallTimeoutMs', 'videoStepMs', 'script', 'cacheHints', 'cassettes'];
 const MODEL_KINDS: readonly MockModelKind[] = ['chat', 'completion', 'embedding', 'image', 'video', 'audio'];
 const FAULT_TYPES: readonly MockFault['type'][] = ['rate_limit', 'insufficient_quota', 'server_error', 'unavailable', 'status', 'disconnect', 'delay', 'stream_cut', 'stall', 'slow_stream', 'no_done'];
 
@@ -20,14 +21,24 @@ export function checkMockOptions(options: unknown): void {
   }
   const unknown = Object.keys(options).find((key) => !OPTION_NAMES.includes(key));
   if (unknown !== undefined) throw new ValidationError(unknown, `is not a createMockGateway option: use ${OPTION_NAMES.join(', ')}`);
-  const { apiKey, models, faults, script, cacheHints, cassettes } = options;
+  const { apiKey, models, catalog, faults, script, cacheHints, cassettes } = options;
   if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey === '')) throw new ValidationError('apiKey', "must be a non-empty string, the key the mock accepts (e.g. 'test-key')");
   if (models !== undefined) {
     if (!Array.isArray(models)) throw new ValidationError('models', "must be an array of models such as { id: 'gpt-4o-mini', owned_by: 'openai', kind: 'chat' }");
     for (const [i, model] of models.entries()) {
       const ok = isRecord(model) && typeof model.id === 'string' && typeof model.owned_by === 'string' && MODEL_KINDS.includes(model.kind as MockModelKind);
       if (!ok) throw new ValidationError(`models[${i}]`, `must be { id, owned_by, kind } (any id, even one a real gateway would not list: tests serve odd catalogues) with kind one of ${MODEL_KINDS.join(', ')}`);
+      if (model.family !== undefined) {
+        const names = strictFamilies.map((f) => f.name);
+        if (!names.includes(model.family as (typeof names)[number])) throw new ValidationError(`models[${i}].family`, `must be one of ${names.join(', ')}`);
+        if (model.kind !== 'chat') throw new ValidationError(`models[${i}].family`, "is for chat models (kind: 'chat')");
+        if (model.reasoning !== undefined) throw new ValidationError(`models[${i}].reasoning`, 'cannot be given with family: the family says how the model reasons');
+      }
     }
+  }
+  if (catalog !== undefined) {
+    if (catalog !== 'default' && catalog !== 'strict') throw new ValidationError('catalog', "must be 'default' or 'strict'");
+    if (models !== undefined) throw new ValidationError('catalog', "is the catalogue used when models is not given: with models, add the strict ids yourself (models: [...defaultModels, ...strictModels])");
   }
   if (faults !== undefined) {
     if (!Array.isArray(faults)) throw new ValidationError('faults', "must be an array of faults such as { type: 'rate_limit' }");

@@ -1,4 +1,6 @@
 import { countWords, isObject, outOfRange, textOf, type MockContext } from './context.js';
+import { familyOf } from './families.js';
+import { checkResponsesRequest } from './family-errors.js';
 import { sampleFromSchema } from './json-schema.js';
 
 function inputText(input: unknown): string {
@@ -15,6 +17,9 @@ export function responses(ctx: MockContext): Response {
   const { body } = ctx;
   const bad = ctx.checkModel(body.model, 'chat', 'responses');
   if (bad) return bad;
+  const family = familyOf(ctx.model(body.model));
+  const refusal = family && checkResponsesRequest(family, { body, model: String(body.model), id: ctx.id, now: ctx.now });
+  if (refusal) return ctx.reply(refusal.status, refusal.body);
   const text = inputText(body.input);
   if (!text && !(typeof body.input === 'string' && body.input)) return ctx.invalid("'input' must be a non-empty string or array", 'input');
   const range = outOfRange(body, 'temperature', 0, 2) ?? outOfRange(body, 'top_p', 0, 1) ?? outOfRange(body, 'max_output_tokens', 1, 1_000_000, true);
