@@ -20,6 +20,9 @@ describe.each(families)('$name ($model)', (family) => {
     const { completion } = await client.chat.completions.runTools({ model: family.model, messages: question(), tools: [add], stream });
     expect(completion.choices[0]?.message.content).toBe('Four.');
     expect(server.requests).toHaveLength(2);
+    // Only fields the reply came with go back (which of them is the model's rule).
+    const sent = Object.keys(server.requests[1]?.messages[1] ?? {});
+    expect(sent.filter((key) => !(key in family.toolTurn))).toEqual([]);
   });
 
   it.each([false, true])('a loop of your own that pushes the reply’s message back as it is finishes (stream: %s)', async (stream) => {
