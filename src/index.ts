@@ -80,6 +80,7 @@ export type {
   ChatCompletionMessage,
   ChatCompletionMessageParam,
   ChatCompletionReasoningDetail,
+  ChatCompletionReasoningDetailBase,
   ChatCompletionReasoningDetailEncrypted,
   ChatCompletionReasoningDetailSummary,
   ChatCompletionReasoningDetailText,

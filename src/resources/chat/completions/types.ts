@@ -99,7 +99,7 @@ export interface ChatCompletionToolCallExtraContent {
 }
 
 /** What every entry of `reasoning_details` (OpenRouter) carries besides its content. */
-interface ChatCompletionReasoningDetailBase {
+export interface ChatCompletionReasoningDetailBase {
   /** The vendor's id for the entry, or null. */
   id?: string | null | undefined;
   /** Whose format the entry is in, e.g. `'anthropic-claude-v1'`, `'openai-responses-v1'`, `'google-gemini-v1'`. */
@@ -156,17 +156,18 @@ export interface ChatCompletionReasoningFields {
   thinking_blocks?: ChatCompletionThinkingBlock[] | undefined;
 }
 
+/**
+ * An assistant turn of the history. Its reasoning fields ({@link ChatCompletionReasoningFields})
+ * go back as the reply carried them, for the vendors that want them: `runTools` keeps or
+ * leaves out each as the model's rule says (docs/chat.md#reasoning-models); a reply's message
+ * pushed as it is carries them all.
+ */
 export interface ChatCompletionAssistantMessageParam extends ChatCompletionReasoningFields {
   role: 'assistant';
   /** May be null when the message only carries `tool_calls`. */
   content?: string | ChatCompletionContentPartText[] | null | undefined;
   name?: string | undefined;
   refusal?: string | null | undefined;
-  /**
-   * The reasoning fields (inherited) go back as the reply carried them, for the vendors that
-   * want them: `runTools` keeps or leaves out each as the model's rule says
-   * (docs/chat.md#reasoning-models).
-   */
   tool_calls?: ChatCompletionMessageToolCall[] | undefined;
 }
 
