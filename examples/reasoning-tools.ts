@@ -1,5 +1,6 @@
-// A reasoning model's tool loop: runTools sends DeepSeek's reasoning back where its thinking mode demands it (reasoningRules can change the rule).
-import { BadRequestError, Gateway, defineTool } from 'unified-gateway';
+// A reasoning model's tool loop: runTools sends DeepSeek's reasoning back where its thinking mode demands it (reasoningRules can change the rule),
+// and a loop of your own does the same by pushing each reply back as it came.
+import { BadRequestError, Gateway, defineTool, reasoningText, type ChatCompletionMessageParam } from 'unified-gateway';
 import { z } from 'zod';
 
 const client = new Gateway();
@@ -17,7 +18,8 @@ const body = { model, messages: [{ role: 'user' as const, content: 'How many dol
 const { completion, messages } = await client.chat.completions.runTools(body, {
   maxTurns: 5,
   onStep: ({ turn, completion: step, toolResults }) => {
-    const thought = step.choices[0]?.message.reasoning_content ?? '(none)';
+    // Whichever field the vendor used (reasoning_content, reasoning, reasoning_details, thinking_blocks).
+    const thought = reasoningText(step.choices[0]?.message) ?? '(none)';
     console.log(`turn ${turn}: thought "${thought}"; ${toolResults.length ? `called ${toolResults.map((r) => r.name).join(', ')}` : 'answered'}`);
   },
 });
@@ -34,4 +36,17 @@ try {
 } catch (err) {
   if (!(err instanceof BadRequestError)) throw err;
   console.log(`without its reasoning: ${err.message}`);
+}
+
+// A loop of your own: push the reply's message back as it is. It carries the fields its vendor
+// wants back; what parse() added (parsed, parsed_arguments) is left out of the request.
+const history: ChatCompletionMessageParam[] = [...body.messages];
+for (let turn = 1; turn <= 5; turn++) {
+  const message = (await client.chat.completions.parse({ ...body, messages: history })).choices[0]?.message;
+  if (!message?.tool_calls?.length) {
+    console.log(`own loop, turn ${turn}: ${message?.content}`);
+    break;
+  }
+  history.push(message);
+  for (const call of message.tool_calls) history.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ...call.function.parsed_arguments, rate: 1.08 }) });
 }

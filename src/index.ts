@@ -40,6 +40,7 @@ export type { ReadStreamLike, ToFileOptions, Uploadable } from './core/uploads/u
 export type { ChatCompletionStream } from './resources/chat/completions/stream.js';
 export { chatStreamFromReadable } from './resources/chat/completions/chat-stream-from-readable.js';
 export { defineTool, responseFormat } from './resources/chat/completions/structured.js';
+export { reasoningText } from './resources/chat/completions/reasoning-fields.js';
 export type { DefinedTool, ResponseFormatJSONSchema, ResponseFormatOptions, ToolDefinition } from './resources/chat/completions/structured.js';
 export type { InferInput, InferOutput, StandardJSONSchemaConverter, StandardSchemaV1 } from './resources/chat/completions/standard-schema.js';
 export type {
@@ -78,6 +79,14 @@ export type {
   ChatCompletionFinishReason,
   ChatCompletionMessage,
   ChatCompletionMessageParam,
+  ChatCompletionReasoningDetail,
+  ChatCompletionReasoningDetailBase,
+  ChatCompletionReasoningDetailEncrypted,
+  ChatCompletionReasoningDetailSummary,
+  ChatCompletionReasoningDetailText,
+  ChatCompletionReasoningFields,
+  ChatCompletionThinkingBlock,
+  ChatCompletionToolCallExtraContent,
   ChatCompletionMessageToolCall,
   ChatCompletionSystemMessageParam,
   ChatCompletionTool,

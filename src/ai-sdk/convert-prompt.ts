@@ -1,13 +1,14 @@
-import type { LanguageModelV3DataContent, LanguageModelV3FilePart, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
+import type { LanguageModelV3DataContent, LanguageModelV3FilePart, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { ValidationError, type ChatCompletionContentPart, type ChatCompletionMessageParam, type ChatCompletionMessageToolCall } from '../index.js';
 import { prepareAssistantTurn, type ResolvedReasoningRule } from '../resources/chat/completions/reasoning.js';
-import { extraContentOf, toBase64 } from './shared.js';
+import { extraContentOf, reasoningFieldsOf, toBase64 } from './shared.js';
 
 /**
  * The AI SDK's prompt as chat messages. Parts the chat endpoint cannot carry (a PDF, a
  * video) fail here, before anything is sent, as the client's own arguments do. An assistant
- * turn's reasoning parts go back, joined, where the model's `rule` says (the table of
- * docs/chat.md#reasoning-models), as runTools sends them.
+ * turn's reasoning parts go back in the fields they came in (their provider metadata says
+ * which), where the model's `rule` says (the table of docs/chat.md#reasoning-models), as
+ * runTools sends them.
  */
 export function convertPrompt(prompt: LanguageModelV3Prompt, rule: ResolvedReasoningRule): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
@@ -24,18 +25,18 @@ export function convertPrompt(prompt: LanguageModelV3Prompt, rule: ResolvedReaso
       }
       case 'assistant': {
         let text = '';
-        // Joined with nothing: the parts are the pieces of the one reasoning text the model sent.
-        let reasoning = '';
+        // Joined with nothing: the parts are the pieces of the one reasoning the model sent.
+        const reasoning: Array<{ text: string; providerOptions?: SharedV3ProviderOptions | undefined }> = [];
         const toolCalls: ChatCompletionMessageToolCall[] = [];
         for (const part of message.content) {
           if (part.type === 'text') text += part.text;
-          else if (part.type === 'reasoning') reasoning += part.text;
+          else if (part.type === 'reasoning') reasoning.push(part);
           else if (part.type === 'tool-call' && !part.providerExecuted) {
             const extra = extraContentOf(part.providerOptions);
             toolCalls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) }, ...(extra ? { extra_content: extra } : {}) });
           }
         }
-        messages.push(prepareAssistantTurn({ content: text || (toolCalls.length ? null : ''), tool_calls: toolCalls, reasoning_content: reasoning }, rule));
+        messages.push(prepareAssistantTurn({ content: text || (toolCalls.length ? null : ''), tool_calls: toolCalls, ...reasoningFieldsOf(reasoning) }, rule));
         break;
       }
       case 'tool':

@@ -3,8 +3,9 @@ import type { ChatCompletionCreateParamsBase, ChatCompletionTool, ChatCompletion
 import { reasoningRuleFor } from '../resources/chat/completions/reasoning.js';
 import { convertPrompt } from './convert-prompt.js';
 import { callGateway, type CallContext } from './errors.js';
-import { mapFinishReason, mapUsage, reasoningOf } from './map-response.js';
-import { headersOf, requestOptions, splitProviderOptions, toolCallMetadata } from './shared.js';
+import { mapFinishReason, mapUsage } from './map-response.js';
+import { headersOf, reasoningMetadata, requestOptions, splitProviderOptions, toolCallMetadata } from './shared.js';
+import { reasoningText } from '../resources/chat/completions/reasoning-fields.js';
 import { toStreamParts } from './stream-parts.js';
 
 /** A chat model of the gateway, as the AI SDK's language model (specification v3). */
@@ -29,10 +30,12 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     const context: CallContext = { url: `${client.baseURL}/chat/completions`, requestBodyValues: body };
     const { data, response } = await callGateway(context, () => client.chat.completions.create({ ...body, stream: false }, request).withResponse());
     const choice = data.choices[0];
-    const message = (choice?.message ?? { role: 'assistant', content: null }) as NonNullable<typeof choice>['message'] & Record<string, unknown>;
+    const message = choice?.message ?? { role: 'assistant', content: null };
     const content: LanguageModelV3Content[] = [];
-    const reasoning = reasoningOf(message);
-    if (reasoning) content.push({ type: 'reasoning', text: reasoning });
+    // The reasoning's fields ride on the part, to go back as they came (convert-prompt.ts).
+    const reasoning = reasoningText(message);
+    const reasoningFields = reasoningMetadata(message);
+    if (reasoning || reasoningFields) content.push({ type: 'reasoning', text: reasoning ?? '', ...(reasoningFields ? { providerMetadata: reasoningFields } : {}) });
     if (message.content) content.push({ type: 'text', text: message.content });
     for (const call of message.tool_calls ?? []) {
       content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments || '{}', ...toolCallMetadata(call.extra_content) });

@@ -32,9 +32,3 @@ export function mapUsage(usage: CompletionUsage | null | undefined): LanguageMod
     raw: JSON.parse(JSON.stringify(usage)) as NonNullable<LanguageModelV3Usage['raw']>,
   };
 }
-
-/** Reasoning text of a message or delta: some vendors send `reasoning_content`, others `reasoning`. */
-export function reasoningOf(message: { reasoning_content?: string | null | undefined } & Record<string, unknown>): string | undefined {
-  const text = message.reasoning_content ?? message['reasoning'];
-  return typeof text === 'string' && text.length > 0 ? text : undefined;
-}

@@ -1,6 +1,8 @@
-import type { JSONObject, SharedV3ProviderMetadata, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { JSONObject, JSONValue, SharedV3ProviderMetadata, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { checkCacheMode } from '../core/check.js';
-import type { RequestOptions } from '../index.js';
+import { isRecord } from '../internal/is-record.js';
+import type { ChatCompletionReasoningFields, RequestOptions } from '../index.js';
+import { ReasoningAccumulator } from '../resources/chat/completions/reasoning-fields.js';
 
 /** The key of `providerOptions` this provider reads, and of the `providerMetadata` it writes. */
 export const PROVIDER_OPTIONS_KEY = 'unifiedGateway';
@@ -50,6 +52,42 @@ export function toolCallMetadata(extra: Record<string, unknown> | undefined): { 
 export function extraContentOf(providerOptions: SharedV3ProviderOptions | undefined): Record<string, unknown> | undefined {
   const extra = providerOptions?.[PROVIDER_OPTIONS_KEY]?.['extra_content'];
   return extra && typeof extra === 'object' && !Array.isArray(extra) ? extra : undefined;
+}
+
+/**
+ * A reply's reasoning fields (or those of one streamed reasoning block) as a reasoning part's
+ * provider metadata, so that they go back as they came: the field the text came in
+ * (`reasoningField`), and `reasoning_details` / `thinking_blocks` whole. The AI SDK hands it
+ * back on the part in the next step's prompt (as `providerOptions`), where
+ * {@link reasoningFieldsOf} reads it. Undefined when there were none.
+ */
+export function reasoningMetadata(fields: ChatCompletionReasoningFields): SharedV3ProviderMetadata | undefined {
+  const meta: JSONObject = {};
+  if (typeof fields.reasoning_content === 'string' && fields.reasoning_content) meta.reasoningField = 'reasoning_content';
+  else if (typeof fields.reasoning === 'string' && fields.reasoning) meta.reasoningField = 'reasoning';
+  if (Array.isArray(fields.reasoning_details)) meta.reasoning_details = fields.reasoning_details as unknown as JSONValue;
+  if (Array.isArray(fields.thinking_blocks)) meta.thinking_blocks = fields.thinking_blocks as unknown as JSONValue;
+  return Object.keys(meta).length ? { [PROVIDER_OPTIONS_KEY]: meta } : undefined;
+}
+
+/**
+ * The reasoning fields an assistant turn of a prompt carries back, from its reasoning parts:
+ * each part's text in the field {@link reasoningMetadata} recorded, `reasoning_details` and
+ * `thinking_blocks` merged as a stream's are. A part without this provider's metadata (from
+ * another provider, or written by hand) is taken as `reasoning_content`, as 0.4 sent it.
+ */
+export function reasoningFieldsOf(parts: ReadonlyArray<{ text: string; providerOptions?: SharedV3ProviderOptions | undefined }>): ChatCompletionReasoningFields {
+  const fields = new ReasoningAccumulator();
+  for (const part of parts) {
+    const meta = part.providerOptions?.[PROVIDER_OPTIONS_KEY];
+    if (!isRecord(meta)) {
+      fields.add({ reasoning_content: part.text });
+      continue;
+    }
+    const field = meta.reasoningField === 'reasoning' || meta.reasoningField === 'reasoning_content' ? meta.reasoningField : undefined;
+    fields.add({ ...(field ? { [field]: part.text } : {}), reasoning_details: meta.reasoning_details as ChatCompletionReasoningFields['reasoning_details'], thinking_blocks: meta.thinking_blocks as ChatCompletionReasoningFields['thinking_blocks'] });
+  }
+  return fields.result();
 }
 
 /** Response headers as the specification carries them. */

@@ -1,8 +1,9 @@
 import type { LanguageModelV3StreamPart, SharedV3Warning } from '@ai-sdk/provider';
 import type { ChatCompletionChunk, CompletionUsage, Stream } from '../index.js';
 import { isAbortError, toAISDKError, type CallContext } from './errors.js';
-import { mapFinishReason, mapUsage, reasoningOf } from './map-response.js';
-import { toolCallMetadata } from './shared.js';
+import { mapFinishReason, mapUsage } from './map-response.js';
+import { reasoningMetadata, toolCallMetadata } from './shared.js';
+import { ReasoningAccumulator, reasoningText } from '../resources/chat/completions/reasoning-fields.js';
 
 interface ToolCallState {
   id: string;
@@ -23,15 +24,24 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
   let started = false;
   let finished = false;
   let textOpen = false;
-  let reasoningOpen = false;
+  /** The open reasoning block's fields as they came (they end it as its provider metadata); undefined when none is open. */
+  let reasoning: ReasoningAccumulator | undefined;
+  let reasoningBlocks = 0;
+  let reasoningId = 'reasoning-0';
   let usage: CompletionUsage | null | undefined;
   let finishReason: string | null | undefined;
   let failed = false;
 
+  const closeReasoning = (out: LanguageModelV3StreamPart[]) => {
+    if (!reasoning) return;
+    const fields = reasoningMetadata(reasoning.result());
+    out.push({ type: 'reasoning-end', id: reasoningId, ...(fields ? { providerMetadata: fields } : {}) });
+    reasoning = undefined;
+  };
   const closeBlocks = (out: LanguageModelV3StreamPart[]) => {
-    if (reasoningOpen) out.push({ type: 'reasoning-end', id: 'reasoning-0' });
+    closeReasoning(out);
     if (textOpen) out.push({ type: 'text-end', id: 'text-0' });
-    reasoningOpen = textOpen = false;
+    textOpen = false;
   };
 
   const onChunk = (chunk: ChatCompletionChunk): LanguageModelV3StreamPart[] => {
@@ -45,16 +55,19 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
     const choice = chunk.choices[0];
     if (!choice) return out;
     if (choice.finish_reason) finishReason = choice.finish_reason;
-    const delta = choice.delta as ChatCompletionChunk['choices'][number]['delta'] & Record<string, unknown>;
-    const reasoning = reasoningOf(delta);
-    if (reasoning) {
-      if (!reasoningOpen) out.push({ type: 'reasoning-start', id: 'reasoning-0' });
-      reasoningOpen = true;
-      out.push({ type: 'reasoning-delta', id: 'reasoning-0', delta: reasoning });
+    const delta = choice.delta;
+    if (delta.reasoning_content || delta.reasoning || delta.reasoning_details || delta.thinking_blocks) {
+      if (!reasoning) {
+        reasoning = new ReasoningAccumulator();
+        reasoningId = `reasoning-${reasoningBlocks++}`;
+        out.push({ type: 'reasoning-start', id: reasoningId });
+      }
+      reasoning.add(delta);
+      const text = reasoningText(delta);
+      if (text) out.push({ type: 'reasoning-delta', id: reasoningId, delta: text });
     }
     if (delta.content) {
-      if (reasoningOpen) out.push({ type: 'reasoning-end', id: 'reasoning-0' });
-      reasoningOpen = false;
+      closeReasoning(out);
       if (!textOpen) out.push({ type: 'text-start', id: 'text-0' });
       textOpen = true;
       out.push({ type: 'text-delta', id: 'text-0', delta: delta.content });

@@ -95,13 +95,30 @@ export interface ParsedErrorBody {
  * Reads every error-body shape OpenAI-compatible gateways send: `{"error":{message,type,param,code}}` (with
  * or without param/code; code a string, a number, `""` or null), `{"error":"text"}`, the
  * flat `{"code","message","data"}` and `{"status","message"}`, `{"html-message"}`,
- * `{"detail"}`, plain text and HTML pages. Any other body is quoted as an excerpt, so the
- * server's own words always reach the message; only an empty body has none. Never
- * classifies by message text.
+ * `{"detail"}`, plain text and HTML pages; Gemini's array of error objects (the first read,
+ * the others counted); OpenRouter's "Provider returned error" with its cause (the upstream's
+ * own body, in `error.metadata.raw`, read the same way) and provider added. Any other body is
+ * quoted as an excerpt, so the server's own words always reach the message; only an empty
+ * body has none. Never classifies by message text.
  */
 export function parseErrorBody(body: unknown): ParsedErrorBody {
+  const parsed = readErrorBody(body, 0);
+  const { message } = parsed;
+  // A server's message is kept whole up to a page of text; past it, cut (the whole body stays on `error`).
+  return { ...parsed, message: message !== undefined && message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message };
+}
+
+/** How deep bodies inside bodies are read (OpenRouter's raw holding Gemini's array): past it, quoted. */
+const MAX_NESTING = 3;
+
+function readErrorBody(body: unknown, depth: number): ParsedErrorBody {
   if (typeof body === 'string') return { message: excerpt(body) || undefined, code: null, type: null, param: null };
   if (body === undefined || body === null) return { message: undefined, code: null, type: null, param: null };
+  // Gemini's OpenAI-compatible endpoint: `[{"error":{"code":400,"message":"…","status":"INVALID_ARGUMENT"}}]`.
+  if (Array.isArray(body) && isRecord(body[0]) && depth < MAX_NESTING) {
+    const first = readErrorBody(body[0], depth + 1);
+    return body.length > 1 && first.message !== undefined ? { ...first, message: `${first.message} (and ${body.length - 1} more errors)` } : first;
+  }
   if (!isRecord(body)) return { message: excerpt(JSON.stringify(body)), code: null, type: null, param: null };
   const inner = isRecord(body.error) ? body.error : body;
   const html = asString(body['html-message']);
@@ -113,9 +130,34 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
     asString(body.msg) ??
     asString(body.detail) ??
     excerpt(JSON.stringify(body));
-  // A server's message is kept whole up to a page of text; past it, cut (the whole body stays on `error`).
-  return { message: message !== null && message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message, code: asString(inner.code), type: asString(inner.type), param: asString(inner.param) };
+  const cause = providerCause(inner.metadata, depth);
+  // Gemini says `status: "INVALID_ARGUMENT"` where OpenAI says `type`.
+  const type = asString(inner.type) ?? (depth > 0 ? asString(inner.status) : null);
+  return { message: cause ? `${message} (${cause})` : message, code: asString(inner.code), type, param: asString(inner.param) };
 }
+
+/**
+ * What OpenRouter's `error.metadata` says caused "Provider returned error": the provider's
+ * name and its own error, from `raw` (a string, often JSON itself, or an object).
+ */
+function providerCause(metadata: unknown, depth: number): string | undefined {
+  if (!isRecord(metadata)) return undefined;
+  const provider = asString(metadata.provider_name);
+  let raw = metadata.raw;
+  if (typeof raw === 'string' && depth < MAX_NESTING && raw.length <= MAX_RAW_JSON && /^\s*[[{]/.test(raw)) {
+    try {
+      raw = JSON.parse(raw) as unknown;
+    } catch {
+      // Not JSON after all: quoted as text.
+    }
+  }
+  const said = raw === undefined || raw === null ? undefined : readErrorBody(raw, depth + 1).message;
+  if (provider && said) return `${provider}: ${said}`;
+  return provider ?? said;
+}
+
+/** The longest `metadata.raw` read as JSON; a longer one is quoted as text. */
+const MAX_RAW_JSON = 100_000;
 
 /** The most of a server's own message an error's message keeps (a gateway has answered with one of 30 MB). */
 const MAX_MESSAGE = 4_000;

@@ -171,7 +171,9 @@ export class APIError extends GatewayError {
   readonly url: string;
 
   constructor(init: APIErrorInit) {
-    const what = [init.code, init.message].filter(Boolean).join(': ') || '(no body)';
+    // A code that only repeats the status (OpenRouter's `code: 400`) would read "400 400: …".
+    const code = init.code === String(init.status) ? null : init.code;
+    const what = [code, init.message].filter(Boolean).join(': ') || '(no body)';
     super(`${init.status} ${what} (${init.method} ${init.url})${init.hint ? ` ${init.hint}` : ''}`);
     this.status = init.status;
     this.code = init.code;

@@ -165,6 +165,11 @@ describe('doStream stream parts', () => {
         },
         {
           "id": "reasoning-0",
+          "providerMetadata": {
+            "unifiedGateway": {
+              "reasoningField": "reasoning_content",
+            },
+          },
           "type": "reasoning-end",
         },
         {
@@ -252,6 +257,19 @@ describe('doStream stream parts', () => {
         },
         {
           "id": "reasoning-0",
+          "providerMetadata": {
+            "unifiedGateway": {
+              "reasoningField": "reasoning",
+              "reasoning_details": [
+                {
+                  "format": "unknown",
+                  "index": 0,
+                  "text": "Two plus two.",
+                  "type": "reasoning.text",
+                },
+              ],
+            },
+          },
           "type": "reasoning-end",
         },
         {
@@ -852,6 +870,11 @@ describe('doStream after a dropped connection', () => {
         },
         {
           "id": "reasoning-0",
+          "providerMetadata": {
+            "unifiedGateway": {
+              "reasoningField": "reasoning_content",
+            },
+          },
           "type": "reasoning-end",
         },
         {

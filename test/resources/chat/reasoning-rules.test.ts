@@ -37,6 +37,12 @@ describe('reasoningRuleFor: the built-in table', () => {
     // Kimi, MiMo: required on tool-call turns.
     ['kimi-k2-thinking', toolCalls],
     ['kimi-k2.6', toolCalls],
+    // REALITIES.md: the K2 instruct models and previews do not think; kimi-for-coding does.
+    ['kimi-for-coding', toolCalls],
+    ['kimi-thinking-preview', toolCalls],
+    ['kimi-k2-instruct', never],
+    ['moonshotai/kimi-k2-instruct', never],
+    ['kimi-k2-0905-preview', never],
     ['moonshotai/Kimi-K2-Thinking', toolCalls],
     ['mimo-v2.5-pro', toolCalls],
     // GLM: interleaved thinking since 4.5, preserved thinking since 4.7.
@@ -96,12 +102,36 @@ describe('prepareAssistantTurn', () => {
     ['tool-calls, plain', plain, toolCalls, { role: 'assistant', content: 'Four.' }],
     ['tool-calls, no reasoning given', { content: null, tool_calls: [call] }, toolCalls, { role: 'assistant', content: null, tool_calls: [call], reasoning_content: '' }],
     ['always, plain', plain, always, { role: 'assistant', content: 'Four.', reasoning_content: 'Done.' }],
-    ['always, no reasoning given', { content: 'Four.' }, always, { role: 'assistant', content: 'Four.', reasoning_content: '' }],
-    ['the field reasoning', withCalls, { send: 'always', field: 'reasoning' }, { role: 'assistant', content: null, tool_calls: [call], reasoning: 'Add them.' }],
-    ['read from a vendor’s reasoning', { content: null, tool_calls: [call], reasoning: 'Add.' }, toolCalls, { role: 'assistant', content: null, tool_calls: [call], reasoning_content: 'Add.' }],
+    // The one field added: only on a tool-call turn, and only when the reply carried no reasoning at all.
+    ['always, plain, no reasoning given', { content: 'Four.' }, always, { role: 'assistant', content: 'Four.' }],
+    ['always, tool calls, no reasoning given', { content: null, tool_calls: [call] }, always, { role: 'assistant', content: null, tool_calls: [call], reasoning_content: '' }],
+    ['always, tool calls, reasoning_content: null', { content: null, tool_calls: [call], reasoning_content: null }, always, { role: 'assistant', content: null, tool_calls: [call], reasoning_content: '' }],
+    ['the field reasoning', { content: null, tool_calls: [call], reasoning: 'Add them.' }, { send: 'always', field: 'reasoning' }, { role: 'assistant', content: null, tool_calls: [call], reasoning: 'Add them.' }],
+    ['the field reasoning, a reply in reasoning_content: not renamed', withCalls, { send: 'always', field: 'reasoning' }, { role: 'assistant', content: null, tool_calls: [call] }],
+    // Groq answers 400 to reasoning_content ("property 'reasoning_content' is unsupported"): a reply in `reasoning` never gains it.
+    ['a reply in reasoning (Groq) never gains reasoning_content', { content: null, tool_calls: [call], reasoning: 'Add.' }, toolCalls, { role: 'assistant', content: null, tool_calls: [call] }],
+    ['both text fields: only the rule’s goes back', { content: null, tool_calls: [call], reasoning_content: 'A.', reasoning: 'A.' }, toolCalls, { role: 'assistant', content: null, tool_calls: [call], reasoning_content: 'A.' }],
     ['an empty tool_calls is no tool call', { content: 'x', tool_calls: [], reasoning_content: 'r' }, toolCalls, { role: 'assistant', content: 'x' }],
   ] as const)('%s', (_name, message, rule, expected) => {
     expect(prepareAssistantTurn(message, rule)).toEqual(expected);
+  });
+
+  it('sends reasoning_details and thinking_blocks back unchanged whatever the rule (OpenRouter, LiteLLM), with no text field added', () => {
+    const reasoning_details = [
+      { type: 'reasoning.text', text: 'Add them.', signature: 'sig==', id: null, format: 'anthropic-claude-v1', index: 0 },
+      { type: 'reasoning.encrypted', data: 'opaque', id: 'rs_1', format: 'openai-responses-v1', index: 1 },
+    ] as const;
+    const thinking_blocks = [{ type: 'thinking', thinking: 'Add them.', signature: 'sig==' }, { type: 'redacted_thinking', data: 'xyz' }] as const;
+    const openRouter = { content: null, tool_calls: [call], reasoning_details: [...reasoning_details] };
+    expect(prepareAssistantTurn(openRouter, never)).toEqual({ role: 'assistant', content: null, tool_calls: [call], reasoning_details });
+    expect(prepareAssistantTurn(openRouter, toolCalls)).toEqual({ role: 'assistant', content: null, tool_calls: [call], reasoning_details });
+    const liteLLM = { content: null, tool_calls: [call], reasoning_content: 'Add them.', thinking_blocks: [...thinking_blocks] };
+    expect(prepareAssistantTurn(liteLLM, never)).toEqual({ role: 'assistant', content: null, tool_calls: [call], thinking_blocks });
+  });
+
+  it('keeps a tool call’s extra_content (Gemini’s thought signature) as it came', () => {
+    const gemini = { ...call, extra_content: { google: { thought_signature: 'c2ln' } } };
+    expect(prepareAssistantTurn({ content: null, tool_calls: [gemini] }, never).tool_calls).toEqual([gemini]);
   });
 
   it('keeps only the fields every endpoint takes: a reply’s refusal, annotations or vendor fields do not go back', () => {

@@ -1,11 +1,13 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { chatStreamFromReadable, responseFormat, ValidationError, type ChatCompletionAssistantMessageParam, type ChatCompletionChunk } from '../../../src/index.js';
+import { chatStreamFromReadable, reasoningText, responseFormat, ValidationError, type ChatCompletionAssistantMessageParam, type ChatCompletionChunk } from '../../../src/index.js';
 import type { MockModel } from '../../../src/testing/index.js';
 import { mockClient } from '../../helpers/mock-client.js';
 
-// Reasoning arrives in `reasoning_content` (DeepSeek, Qwen, Kimi, GLM) or `reasoning` (vLLM,
-// Together, OpenRouter); the caller reads `reasoning_content` either way, and keeps the vendor's field.
+// Reasoning arrives in `reasoning_content` (DeepSeek, Qwen, Kimi, GLM) or `reasoning` (Groq,
+// vLLM, Together, OpenRouter); it stays in the vendor's field, never renamed (0.4 copied
+// `reasoning` into `reasoning_content`, which Groq refuses when the reply is sent back), and
+// reasoningText() reads either.
 
 const models: MockModel[] = [
   { id: 'vllm-style', owned_by: 'test', kind: 'chat', reasoning: { field: 'reasoning' } },
@@ -15,11 +17,12 @@ const messages = [{ role: 'user' as const, content: 'Why is the sky blue?' }];
 const THOUGHT = 'The user said: Why is the sky blue?';
 
 describe('reasoning in chat completions', () => {
-  it('gives a completion’s message reasoning_content when the vendor sent reasoning, and keeps reasoning', async () => {
+  it('leaves a reasoning reply as it came, adding no reasoning_content; reasoningText reads it', async () => {
     const { client } = mockClient({ models });
     const message = (await client.chat.completions.create({ model: 'vllm-style', messages })).choices[0]?.message;
-    expect(message?.reasoning_content).toBe(THOUGHT);
     expect(message?.reasoning).toBe(THOUGHT);
+    expect(message).not.toHaveProperty('reasoning_content');
+    expect(reasoningText(message)).toBe(THOUGHT);
   });
 
   it('leaves a reasoning_content reply as it came, adding no reasoning field', async () => {
@@ -29,24 +32,25 @@ describe('reasoning in chat completions', () => {
     expect(message).not.toHaveProperty('reasoning');
   });
 
-  it('gives every streamed delta that carries reasoning a reasoning_content before the caller sees it', async () => {
+  it('gives the caller every streamed delta as it came: reasoning pieces stay in reasoning', async () => {
     const { client } = mockClient({ models });
     const stream = await client.chat.completions.create({ model: 'vllm-style', messages, stream: true });
-    const seen: Array<{ reasoning_content?: string | null | undefined; reasoning?: string | null | undefined }> = [];
+    const seen: Array<NonNullable<ChatCompletionChunk["choices"][number]["delta"]>> = [];
     for await (const chunk of stream) {
       const delta = chunk.choices[0]?.delta;
-      if (delta?.reasoning !== undefined) seen.push({ reasoning_content: delta.reasoning_content, reasoning: delta.reasoning });
+      if (delta?.reasoning !== undefined) seen.push(delta);
     }
     expect(seen.length).toBeGreaterThan(1);
-    for (const delta of seen) expect(delta.reasoning_content).toBe(delta.reasoning);
-    expect(seen.map((d) => d.reasoning_content).join('')).toBe(THOUGHT);
+    for (const delta of seen) expect(delta).not.toHaveProperty('reasoning_content');
+    expect(seen.map((d) => reasoningText(d)).join('')).toBe(THOUGHT);
   });
 
-  it('accumulates reasoning deltas into the final completion, in both fields', async () => {
+  it('accumulates reasoning deltas into the final completion, in the vendor’s field only', async () => {
     const { client } = mockClient({ models });
     const stream = await client.chat.completions.create({ model: 'vllm-style', messages, stream: true });
     const message = (await stream.finalChatCompletion()).choices[0]?.message;
-    expect(message).toMatchObject({ reasoning_content: THOUGHT, reasoning: THOUGHT, content: 'You said: Why is the sky blue?' });
+    expect(message).toMatchObject({ reasoning: THOUGHT, content: 'You said: Why is the sky blue?' });
+    expect(message).not.toHaveProperty('reasoning_content');
   });
 
   it('accumulates reasoning_content deltas as before, adding no reasoning field', async () => {
@@ -61,9 +65,12 @@ describe('reasoning in chat completions', () => {
     const { client } = mockClient({ models });
     const params = { model: 'vllm-style', messages, response_format: responseFormat(z.object({ reply: z.string() }), 'answer') };
     const parsed = await client.chat.completions.parse(params);
-    expect(parsed.choices[0]?.message.reasoning_content).toBe(THOUGHT);
+    expect(parsed.choices[0]?.message.reasoning).toBe(THOUGHT);
+    expect(parsed.choices[0]?.message).not.toHaveProperty('reasoning_content');
     const stream = await client.chat.completions.parse({ ...params, stream: true });
-    expect((await stream.finalChatCompletion()).choices[0]?.message.reasoning_content).toBe(THOUGHT);
+    const final = (await stream.finalChatCompletion()).choices[0]?.message;
+    expect(final?.reasoning).toBe(THOUGHT);
+    expect(final).not.toHaveProperty('reasoning_content');
   });
 
   it('does the same for a stream read back with chatStreamFromReadable', async () => {
@@ -74,7 +81,7 @@ describe('reasoning in chat completions', () => {
     ];
     const body = new Response(`${frames.map((f) => JSON.stringify(f)).join('\n')}\n\n`).body as ReadableStream<Uint8Array>;
     const message = (await chatStreamFromReadable(body).finalChatCompletion()).choices[0]?.message;
-    expect(message).toMatchObject({ reasoning_content: 'Thinking.', reasoning: 'Thinking.', content: 'Done.' });
+    expect(message).toEqual({ role: 'assistant', reasoning: 'Thinking.', content: 'Done.' });
   });
 });
 

@@ -17,7 +17,7 @@ import type {
   ToolRunResult,
 } from './structured.types.js';
 import type { DefinedTool } from './structured.js';
-import { normalizeCompletion } from './reasoning-field.js';
+import { wireBody } from './wire-body.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './types.js';
 
 /** `client.chat.completions` */
@@ -36,7 +36,7 @@ export class ChatCompletions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
-    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body, schema, stream: ChatCompletionStream, map: normalizeCompletion, cache: 'whole' }, options);
+    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ChatCompletionStream, cache: 'whole' }, options);
   }
 
   /**
@@ -59,8 +59,8 @@ export class ChatCompletions extends APIResource {
   parse<P extends ChatCompletionParseParams & { stream?: false | null | undefined }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletion<ParsedOf<P>, ToolOf<P>>>;
   parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>, PartialOf<P>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ParsedChatCompletionStream> {
-    const map = (data: unknown) => parseCompletion(normalizeCompletion(data), body);
-    return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body, schema, stream: ParsingChatCompletionStream, streamParams: body, map, cache: 'whole' }, options) as
+    const map = (data: unknown) => parseCompletion(data as ChatCompletion, body);
+    return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ParsingChatCompletionStream, streamParams: body, map, cache: 'whole' }, options) as
       | APIPromise<ParsedChatCompletion>
       | APIPromise<ParsedChatCompletionStream>;
   }

@@ -1,5 +1,5 @@
 import type { ReasoningRule, ResolvedReasoningRule } from '../../../core/types.js';
-import type { ChatCompletionAssistantMessageParam, ChatCompletionContentPartText, ChatCompletionMessageToolCall } from './types.js';
+import type { ChatCompletionAssistantMessageParam, ChatCompletionContentPartText, ChatCompletionMessageToolCall, ChatCompletionReasoningFields } from './types.js';
 
 // Which models take their reasoning back, and in which field: one table, by model id, loaded
 // with runTools (and, through `_reasoningRule`, with the AI SDK provider). docs/chat.md#reasoning-models
@@ -39,10 +39,13 @@ export const reasoningTable: readonly ReasoningEntry[] = [
   // (https://huggingface.co/blog/qwen-3-chat-template-deep-dive), and drops older ones unless
   // preserve_thinking is on (Qwen3.6; then use 'always').
   { pattern: /^(qwen3|qwen-(plus|max|turbo|flash))/, rule: toolCalls },
-  // Kimi K2 thinking: reasoning_content must stay in the context of multi-step tool calls
-  // (https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model); without it a 400
-  // (https://github.com/openai/openai-agents-python/issues/2669).
-  { pattern: /^kimi-(k2|thinking)/, rule: toolCalls },
+  // Kimi's thinking models (kimi-k2-thinking…, kimi-k2.5 and later, which think by default,
+  // kimi-for-coding, kimi-thinking-preview): reasoning_content must stay in the context of
+  // multi-step tool calls (https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model);
+  // without it a 400 (https://github.com/openai/openai-agents-python/issues/2669). Not
+  // kimi-k2-instruct, kimi-k2-0905-preview and the other K2 previews: they do not think, and
+  // the id says little (REALITIES.md).
+  { pattern: /^kimi-(k2-thinking|k2\.[5-9]|k[3-9]|thinking|for-coding)/, rule: toolCalls },
   // Xiaomi MiMo: a tool-call turn without its reasoning_content is a 400
   // (https://platform.xiaomimimo.com/docs/zh-CN/usage-guide/passing-back-reasoning_content).
   { pattern: /^mimo-/, rule: toolCalls },
@@ -91,27 +94,40 @@ export function reasoningRuleFor(model: string, rules: Readonly<Record<string, R
 }
 
 /** An assistant turn as a reply (`ChatCompletionMessage`) or a param has it. */
-export interface AssistantTurnSource {
+export interface AssistantTurnSource extends ChatCompletionReasoningFields {
   content?: string | ChatCompletionContentPartText[] | null | undefined;
   name?: string | undefined;
   tool_calls?: readonly ChatCompletionMessageToolCall[] | null | undefined;
-  reasoning_content?: string | null | undefined;
-  reasoning?: string | null | undefined;
 }
 
 /**
- * An assistant turn ready to go back to a model with this rule: its content, name and tool
- * calls (each as received, so vendor data such as Gemini's thought signature goes back), and
- * the reasoning in the rule's field when the rule names the turn ('always': every turn;
- * 'tool-calls': a turn with tool calls), empty when the model gave none. Nothing else a reply
- * carries goes back (`refusal`, `annotations`, the other reasoning field): strict endpoints
- * refuse fields they do not know.
+ * An assistant turn ready to go back to a model with this rule, with the fields it came with
+ * and nothing renamed: its content, name and tool calls (each as received, `extra_content`
+ * and all); `reasoning_details` and `thinking_blocks` as received (only the vendors that want
+ * them back send them: OpenRouter, LiteLLM); and the reasoning text in the rule's `field`, as
+ * received, when the rule names the turn ('always': every turn; 'tool-calls': a turn with
+ * tool calls). The other text field is not sent (Groq refuses `reasoning_content`; a host
+ * that wants `reasoning` has a rule that names it). One exception adds a field: a tool-call
+ * turn the rule names whose reply carried no reasoning at all gets the rule's field empty,
+ * which the vendors that demand it check for. Nothing else a reply carries goes back
+ * (`refusal`, `annotations`): strict endpoints refuse fields they do not know.
  */
 export function prepareAssistantTurn(message: AssistantTurnSource, rule: ResolvedReasoningRule): ChatCompletionAssistantMessageParam {
   const calls = message.tool_calls?.length ? [...message.tool_calls] : undefined;
   const turn: ChatCompletionAssistantMessageParam = { role: 'assistant', content: message.content ?? null };
   if (message.name !== undefined) turn.name = message.name;
   if (calls) turn.tool_calls = calls;
-  if (rule.send === 'always' || (rule.send === 'tool-calls' && calls)) turn[rule.field] = message.reasoning_content || message.reasoning || '';
+  if (message.reasoning_details !== undefined && message.reasoning_details !== null) turn.reasoning_details = message.reasoning_details;
+  if (message.thinking_blocks !== undefined && message.thinking_blocks !== null) turn.thinking_blocks = message.thinking_blocks;
+  if (rule.send === 'always' || (rule.send === 'tool-calls' && calls)) {
+    const text = message[rule.field];
+    if (typeof text === 'string') turn[rule.field] = text;
+    else if (calls && !carriesReasoning(message)) turn[rule.field] = '';
+  }
   return turn;
+}
+
+/** True when a reply carried reasoning in any field (text, details or blocks), even empty. */
+function carriesReasoning(message: ChatCompletionReasoningFields): boolean {
+  return typeof message.reasoning_content === 'string' || typeof message.reasoning === 'string' || Array.isArray(message.reasoning_details) || Array.isArray(message.thinking_blocks);
 }

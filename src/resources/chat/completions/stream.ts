@@ -1,6 +1,8 @@
 import { excerpt } from '../../../core/error-factory.js';
 import { GatewayError } from '../../../core/errors.js';
 import { Stream } from '../../../core/streams/stream.js';
+import { ReasoningAccumulator } from './reasoning-fields.js';
+import { TextBuffer } from './text-buffer.js';
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionChunkToolCall, ChatCompletionMessageToolCall } from './types.js';
 
 /**
@@ -14,8 +16,8 @@ export class ChatCompletionStream<Final = ChatCompletion> extends Stream<ChatCom
     const choices = (chunk as Partial<ChatCompletionChunk> | null)?.choices;
     if (!Array.isArray(choices)) return false;
     for (const choice of choices as Array<Partial<ChatCompletionChunkChoice> | null>) {
-      const delta = choice?.delta as (Partial<ChatCompletionChunkChoice['delta']> & { reasoning?: unknown }) | undefined;
-      if (delta && (delta.content || delta.reasoning_content || delta.reasoning || delta.refusal || delta.tool_calls?.length)) return true;
+      const delta = choice?.delta as Partial<ChatCompletionChunkChoice['delta']> | undefined;
+      if (delta && (delta.content || delta.reasoning_content || delta.reasoning || delta.reasoning_details?.length || delta.thinking_blocks?.length || delta.refusal || delta.tool_calls?.length)) return true;
     }
     return false;
   }
@@ -28,10 +30,14 @@ export class ChatCompletionStream<Final = ChatCompletion> extends Stream<ChatCom
     this.#accumulator.add(chunk);
   }
 
-  /** @internal What arrived, as a completion still in progress: `finish_reason` null on every choice. */
+  /**
+   * @internal What arrived, as a completion cut short: a `finish_reason` that had arrived is
+   * kept (null where it had not), and in a choice without one, a tool call whose arguments
+   * are not valid JSON (cut inside them) is marked `incomplete: true`.
+   */
   override _partial(): ChatCompletion {
     const completion = this.#accumulator.result();
-    return { ...completion, choices: completion.choices.map((choice) => ({ ...choice, finish_reason: null })) };
+    return { ...completion, choices: completion.choices.map(markCut) };
   }
 
   /**
@@ -53,37 +59,11 @@ export class ChatCompletionStream<Final = ChatCompletion> extends Stream<ChatCom
   }
 }
 
-/**
- * Text built from many small deltas. Appending to a string makes a rope of one node per
- * delta, tens of bytes each; every 1,024 deltas are joined into one flat block instead, so
- * memory follows the text's length rather than the number of chunks.
- */
-class TextBuffer {
-  /** Flat strings of 1,024 deltas each. */
-  #blocks: string[] = [];
-  #parts: string[] = [];
-  push(text: string): void {
-    this.#parts.push(text);
-    if (this.#parts.length === 1024) {
-      this.#blocks.push(this.#parts.join(''));
-      this.#parts = [];
-    }
-  }
-  toString(): string {
-    return this.#blocks.join('') + this.#parts.join('');
-  }
-}
-
-type TextField = 'content' | 'refusal' | 'reasoning_content' | 'reasoning';
-const TEXT_FIELDS: readonly TextField[] = ['content', 'refusal', 'reasoning_content', 'reasoning'];
-
-/** The text fields of one choice, each built from its deltas. */
+/** The text of one choice, built from its deltas; its reasoning in the fields its vendor used. */
 interface ChoiceText {
   content?: TextBuffer;
   refusal?: TextBuffer;
-  reasoning_content?: TextBuffer;
-  /** The vendor's own field, kept as it came (reasoning_content has the same text). */
-  reasoning?: TextBuffer;
+  reasoning?: ReasoningAccumulator;
 }
 
 /**
@@ -112,17 +92,13 @@ export class ChatCompletionAccumulator {
       const choice: ChatCompletionChoice = (c.choices[part.index] ??= { index: part.index, message: { role: 'assistant', content: null }, finish_reason: null });
       const delta = part.delta;
       if (delta) {
-        // normalizeReasoning (reasoning-field.ts) written out: importing it here would split it
-        // into a chunk of its own that every chat app loads. Done before the caller sees the
-        // chunk: the stream observes each one before yielding it.
-        if (!delta.reasoning_content && typeof delta.reasoning === 'string' && delta.reasoning) delta.reasoning_content = delta.reasoning;
-        if (delta.content || delta.refusal || delta.reasoning_content) {
+        if (delta.content || delta.refusal) {
           const text = (this.#text[part.index] ??= {});
           if (delta.content) (text.content ??= new TextBuffer()).push(delta.content);
           if (delta.refusal) (text.refusal ??= new TextBuffer()).push(delta.refusal);
-          if (delta.reasoning_content) (text.reasoning_content ??= new TextBuffer()).push(delta.reasoning_content);
-          if (delta.reasoning) (text.reasoning ??= new TextBuffer()).push(delta.reasoning);
         }
+        // Each field as its vendor sent it, never renamed (docs/chat.md#reasoning-models).
+        if (delta.reasoning_content || delta.reasoning || delta.reasoning_details || delta.thinking_blocks) ((this.#text[part.index] ??= {}).reasoning ??= new ReasoningAccumulator()).add(delta);
         if (delta.tool_calls) addToolCalls(choice, delta.tool_calls, chunk);
       }
       if (part.finish_reason) choice.finish_reason = part.finish_reason;
@@ -136,7 +112,9 @@ export class ChatCompletionAccumulator {
     const choices = c.choices.filter(Boolean).map((choice) => {
       const message = { ...choice.message };
       const text = this.#text[choice.index];
-      if (text) for (const field of TEXT_FIELDS) if (text[field]) message[field] = String(text[field]);
+      if (text?.content) message.content = String(text.content);
+      if (text?.refusal) message.refusal = String(text.refusal);
+      if (text?.reasoning) Object.assign(message, text.reasoning.result());
       return { ...choice, message };
     });
     return { ...c, choices };
@@ -148,7 +126,12 @@ function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatComp
   // Indexed, like the choices: a `tool_calls` that is not an array adds nothing rather than throwing a TypeError.
   for (let i = 0; i < fragments.length; i++) {
     const fragment = fragments[i] as ChatCompletionChunkToolCall;
-    if (!isObject(fragment) || !isIndex(fragment.index)) throw invalidChunk(chunk);
+    if (!isObject(fragment)) throw invalidChunk(chunk);
+    // Gemini's OpenAI-compatible endpoint sends no index: the fragment gets the index of the
+    // call it belongs to, before the caller sees the chunk (the stream observes each chunk
+    // before yielding it), so every reader of `index` (the AI SDK provider too) agrees.
+    if (fragment.index === undefined || fragment.index === null) fragment.index = slotWithoutIndex(calls, fragment.id);
+    if (!isIndex(fragment.index)) throw invalidChunk(chunk);
     const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
     if (fragment.id) call.id = fragment.id;
     // Some backends repeat the whole name in every delta instead of sending it once.
@@ -157,6 +140,36 @@ function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatComp
     if (fragment.function?.arguments) call.function.arguments += fragment.function.arguments;
     // Gemini's thought signature rides on the call and must go back with it (runTools sends calls as received).
     if (fragment.extra_content !== undefined) call.extra_content = fragment.extra_content;
+  }
+}
+
+/**
+ * Where a tool-call fragment without `index` goes: to the call with its `id`; to a new call
+ * for an `id` not seen yet (parallel calls, each sent whole with its own id, as Gemini does);
+ * without an id, to the last call (a continuation), or a first call when there is none.
+ */
+function slotWithoutIndex(calls: readonly ChatCompletionMessageToolCall[], id: unknown): number {
+  if (typeof id === 'string' && id) {
+    for (let i = calls.length - 1; i >= 0; i--) if (calls[i]?.id === id) return i;
+    return calls.length;
+  }
+  return Math.max(calls.length - 1, 0);
+}
+
+/** A choice of a partial: its finish reason as it arrived; when none had, a call cut inside its arguments marked `incomplete`. */
+function markCut(choice: ChatCompletionChoice): ChatCompletionChoice {
+  const calls = choice.message.tool_calls;
+  if (choice.finish_reason !== null || !calls) return choice;
+  const marked = calls.map((call) => (isJSON(call.function.arguments) ? call : { ...call, incomplete: true as const }));
+  return { ...choice, message: { ...choice.message, tool_calls: marked } };
+}
+
+function isJSON(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -83,24 +83,92 @@ export interface ChatCompletionMessageToolCall {
    * Vendor data that must go back with the call, as received: Gemini 3 puts its thought
    * signature here (`extra_content.google.thought_signature`) and answers 400 without it.
    */
-  extra_content?: Record<string, unknown> | undefined;
+  extra_content?: ChatCompletionToolCallExtraContent | undefined;
+  /**
+   * Only on a `StreamInterruptedError`'s `partial`: the stream was cut inside this
+   * call's arguments (its choice has no `finish_reason` and `arguments` is not valid JSON).
+   * Do not run it. Added by the SDK, so never sent: a request leaves it out.
+   */
+  incomplete?: true | undefined;
 }
 
-export interface ChatCompletionAssistantMessageParam {
+/** A tool call's vendor data (see {@link ChatCompletionMessageToolCall.extra_content}): Gemini's thought signature, and whatever else a vendor puts there. */
+export interface ChatCompletionToolCallExtraContent {
+  google?: { thought_signature?: string | undefined; [key: string]: unknown } | undefined;
+  [key: string]: unknown;
+}
+
+/** What every entry of `reasoning_details` (OpenRouter) carries besides its content. */
+export interface ChatCompletionReasoningDetailBase {
+  /** The vendor's id for the entry, or null. */
+  id?: string | null | undefined;
+  /** Whose format the entry is in, e.g. `'anthropic-claude-v1'`, `'openai-responses-v1'`, `'google-gemini-v1'`. */
+  format?: string | undefined;
+  /** Its place in the array; a stream's pieces of one entry share it. */
+  index?: number | undefined;
+}
+
+/** Reasoning text in `reasoning_details`; Claude's carries a `signature`. */
+export interface ChatCompletionReasoningDetailText extends ChatCompletionReasoningDetailBase {
+  type: 'reasoning.text';
+  text?: string | null | undefined;
+  signature?: string | null | undefined;
+}
+
+/** A summary of the reasoning in `reasoning_details` (OpenAI's o-series, gpt-5). */
+export interface ChatCompletionReasoningDetailSummary extends ChatCompletionReasoningDetailBase {
+  type: 'reasoning.summary';
+  summary?: string | null | undefined;
+}
+
+/** Reasoning the vendor encrypted or redacted, in `reasoning_details`: only its `data` goes back. */
+export interface ChatCompletionReasoningDetailEncrypted extends ChatCompletionReasoningDetailBase {
+  type: 'reasoning.encrypted';
+  data?: string | null | undefined;
+}
+
+/**
+ * One entry of OpenRouter's `reasoning_details`: it must go back unmodified, in order, for
+ * Claude and Gemini 3 tool loops (https://openrouter.ai/docs/use-cases/reasoning-tokens).
+ */
+export type ChatCompletionReasoningDetail = ChatCompletionReasoningDetailText | ChatCompletionReasoningDetailSummary | ChatCompletionReasoningDetailEncrypted;
+
+/**
+ * One of the Anthropic thinking blocks LiteLLM-style gateways put in `thinking_blocks`: they
+ * go back with their `signature` for Claude's tool loops with thinking.
+ */
+export type ChatCompletionThinkingBlock =
+  | { type: 'thinking'; thinking: string; signature?: string | null | undefined }
+  | { type: 'redacted_thinking'; data: string };
+
+/**
+ * The reasoning fields a reply can carry, each kept as the vendor sent it (docs/chat.md#reasoning-models).
+ * Read the text with `reasoningText()`, whichever field it came in.
+ */
+export interface ChatCompletionReasoningFields {
+  /** DeepSeek, Qwen, Kimi, GLM, MiMo (and LiteLLM beside `thinking_blocks`). */
+  reasoning_content?: string | null | undefined;
+  /** Groq, vLLM, Together, OpenRouter (beside `reasoning_details`). */
+  reasoning?: string | null | undefined;
+  /** OpenRouter's structured reasoning: see {@link ChatCompletionReasoningDetail}. */
+  reasoning_details?: ChatCompletionReasoningDetail[] | undefined;
+  /** LiteLLM's Anthropic thinking blocks: see {@link ChatCompletionThinkingBlock}. */
+  thinking_blocks?: ChatCompletionThinkingBlock[] | undefined;
+}
+
+/**
+ * An assistant turn of the history. Its reasoning fields ({@link ChatCompletionReasoningFields})
+ * go back as the reply carried them, for the vendors that want them: `runTools` keeps or
+ * leaves out each as the model's rule says (docs/chat.md#reasoning-models); a reply's message
+ * pushed as it is carries them all.
+ */
+export interface ChatCompletionAssistantMessageParam extends ChatCompletionReasoningFields {
   role: 'assistant';
   /** May be null when the message only carries `tool_calls`. */
   content?: string | ChatCompletionContentPartText[] | null | undefined;
   name?: string | undefined;
   refusal?: string | null | undefined;
   tool_calls?: ChatCompletionMessageToolCall[] | undefined;
-  /**
-   * The model's reasoning on this turn, for the vendors that want it back (DeepSeek's thinking
-   * mode with tools, Kimi, GLM…). `runTools` sets it, or leaves it out, as the model's family
-   * requires: see docs/chat.md#reasoning-models.
-   */
-  reasoning_content?: string | null | undefined;
-  /** The same, in the field some vendors name `reasoning` (a client's `reasoningRules` can choose it). */
-  reasoning?: string | null | undefined;
 }
 
 /** The result of a tool call, answering the assistant's `tool_calls[i].id`. */
@@ -188,19 +256,16 @@ export type ChatCompletionCreateParams = ChatCompletionCreateParamsNonStreaming 
 /** Why generation stopped. */
 export type ChatCompletionFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call' | (string & {});
 
-/** The assistant's reply. */
-export interface ChatCompletionMessage {
+/**
+ * The assistant's reply. Its reasoning is in the field its vendor used, as sent
+ * ({@link ChatCompletionReasoningFields}; `reasoningText(message)` reads any of them), and the
+ * message can be pushed back into `messages` as it is.
+ */
+export interface ChatCompletionMessage extends ChatCompletionReasoningFields {
   role: 'assistant';
   content: string | null;
   refusal?: string | null | undefined;
   tool_calls?: ChatCompletionMessageToolCall[] | undefined;
-  /**
-   * The model's reasoning, whichever field its vendor used: `reasoning_content` (DeepSeek,
-   * Qwen, Kimi, GLM) or `reasoning` (vLLM, Together, OpenRouter). Absent when the model sent none.
-   */
-  reasoning_content?: string | null | undefined;
-  /** The reasoning as the vendor sent it, when it used the field `reasoning` (`reasoning_content` has the same text). */
-  reasoning?: string | null | undefined;
 }
 
 export interface ChatCompletionChoice {
@@ -221,26 +286,31 @@ export interface ChatCompletion {
   system_fingerprint?: string | null | undefined;
 }
 
-/** A fragment of a tool call inside a stream; fragments with the same `index` belong together. */
+/**
+ * A fragment of a tool call inside a stream; fragments with the same `index` belong together.
+ * A fragment sent without `index` (Gemini's OpenAI-compatible endpoint) is given the index
+ * of the call it belongs to before you see it: the call with its `id`, a new call for a new
+ * `id`, else the last call (docs/streaming.md).
+ */
 export interface ChatCompletionChunkToolCall {
   index: number;
   id?: string | undefined;
   type?: 'function' | undefined;
   function?: { name?: string | undefined; arguments?: string | undefined } | undefined;
   /** See {@link ChatCompletionMessageToolCall.extra_content}. */
-  extra_content?: Record<string, unknown> | undefined;
+  extra_content?: ChatCompletionToolCallExtraContent | undefined;
 }
 
 export interface ChatCompletionChunkChoice {
   index: number;
-  delta: {
+  /**
+   * The pieces of the reply; reasoning in the field its vendor used ({@link ChatCompletionReasoningFields}:
+   * text pieces, and `reasoning_details` / `thinking_blocks` pieces that `finalChatCompletion()` merges).
+   */
+  delta: ChatCompletionReasoningFields & {
     role?: 'assistant' | undefined;
     content?: string | null | undefined;
     refusal?: string | null | undefined;
-    /** A piece of the reasoning, whichever field the vendor used (see {@link ChatCompletionMessage.reasoning_content}). */
-    reasoning_content?: string | null | undefined;
-    /** The piece as the vendor sent it, when it used the field `reasoning`. */
-    reasoning?: string | null | undefined;
     tool_calls?: ChatCompletionChunkToolCall[] | undefined;
   };
   finish_reason: ChatCompletionFinishReason | null;
