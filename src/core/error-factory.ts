@@ -59,6 +59,8 @@ function classify(status: number, code: string | null, type: string | null): API
   if (status === 503) return ServiceUnavailableError;
   if (status >= 500) return InternalServerError;
   if (status >= 400) return byStatus[status] ?? APIError;
+  // In a 200 (OpenRouter's shape), a code such as 429 or 502 is the status it names.
+  if (code !== null && /^[45]\d\d$/.test(code)) return classify(Number(code), null, type);
   return (code !== null && byCode.get(code)) || (type !== null && byCode.get(type)) || APIError;
 }
 
@@ -119,7 +121,7 @@ function readErrorBody(body: unknown, depth: number): ParsedErrorBody {
     const first = readErrorBody(body[0], depth + 1);
     return body.length > 1 && first.message !== undefined ? { ...first, message: `${first.message} (and ${body.length - 1} more errors)` } : first;
   }
-  if (!isRecord(body)) return { message: excerpt(JSON.stringify(body)), code: null, type: null, param: null };
+  if (!isRecord(body)) return { message: excerpt(quoted(body)), code: null, type: null, param: null };
   const inner = isRecord(body.error) ? body.error : body;
   const html = asString(body['html-message']);
   const message =
@@ -129,7 +131,7 @@ function readErrorBody(body: unknown, depth: number): ParsedErrorBody {
     (html === null ? null : excerpt(html)) ??
     asString(body.msg) ??
     asString(body.detail) ??
-    excerpt(JSON.stringify(body));
+    excerpt(quoted(body));
   const cause = providerCause(inner.metadata, depth);
   // Gemini says `status: "INVALID_ARGUMENT"` where OpenAI says `type`.
   const type = asString(inner.type) ?? (depth > 0 ? asString(inner.status) : null);
@@ -154,6 +156,18 @@ function providerCause(metadata: unknown, depth: number): string | undefined {
   const said = raw === undefined || raw === null ? undefined : readErrorBody(raw, depth + 1).message;
   if (provider && said) return `${provider}: ${said}`;
   return provider ?? said;
+}
+
+/**
+ * A body the SDK does not recognise, as JSON text to quote; a body nested too deep for
+ * `JSON.stringify` (a RangeError, which escaped as the call's error) is named instead.
+ */
+function quoted(body: unknown): string {
+  try {
+    return JSON.stringify(body) ?? String(body);
+  } catch {
+    return `(an error body nested too deep to quote)`;
+  }
 }
 
 /** The longest `metadata.raw` read as JSON; a longer one is quoted as text. */

@@ -252,14 +252,19 @@ export const isQuotaError = (error: APIError): boolean => isQuotaCode(error.code
 const resultFields = ['choices', 'object', 'id', 'data'] as const;
 
 /**
- * True when a 2xx JSON body is really an error: `{"error": {...}}`, or the flat
- * `{"code", "message"}` shape, with no result fields.
+ * True when a 2xx JSON body (or a stream frame) is really an error: `{"error": {...}}`, or the
+ * flat `{"code", "message"}` shape, with no result fields; Gemini's array of error objects;
+ * OpenRouter's error beside a choice that finished with `"error"` (its mid-stream failure).
  */
 export function isErrorPayload(body: unknown): boolean {
+  // Gemini's OpenAI-compatible endpoint: an array of error objects.
+  if (Array.isArray(body)) return body.length > 0 && isRecord(body[0]) && isRecord(body[0].error);
   if (!isRecord(body)) return false;
   // Checked first and cheaply: this runs on every response and every stream frame.
   const hasError = body.error !== undefined && body.error !== null && body.error !== false;
   if (!hasError && !('code' in body && 'message' in body)) return false;
+  // OpenRouter's error mid-stream: the error beside a choice that ends with `finish_reason: "error"`.
+  if (hasError && Array.isArray(body.choices) && body.choices.some((choice) => isRecord(choice) && choice.finish_reason === 'error')) return true;
   for (const field of resultFields) if (body[field] !== undefined && body[field] !== null) return false;
   return hasError || (body.code !== 0 && body.code !== 200 && body.code !== '0' && body.code !== 'success');
 }

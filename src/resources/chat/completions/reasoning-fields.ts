@@ -48,7 +48,8 @@ const TEXT_KEYS = new Set(['text', 'summary', 'thinking']);
  * Merges the reasoning fields of one choice's deltas into what a whole message carries:
  * `reasoning_content` and `reasoning` pieces concatenated; `reasoning_details` pieces merged
  * by their `index` as OpenRouter streams them (text and summary joined, other keys as last
- * sent; an entry without an index stays an entry of its own); `thinking_blocks` pieces joined
+ * sent; an entry without an index stays an entry of its own, and a piece whose `type` differs
+ * from its index's entry starts a new one); `thinking_blocks` pieces joined
  * into the current `thinking` block until it gets its `signature` (a `redacted_thinking`
  * block is whole). Deltas are untrusted: what is not an object is skipped.
  */
@@ -73,6 +74,9 @@ export class ReasoningAccumulator {
     const index = piece.index;
     const keyed = typeof index === 'number' && Number.isInteger(index);
     let entry = keyed ? this.#detailAt.get(index) : undefined;
+    // OpenRouter streams every entry with index 0 (its non-streamed reply numbers them): a
+    // piece of another type starts the next entry rather than overwriting this one's type.
+    if (entry && typeof piece.type === 'string' && typeof entry.fields.type === 'string' && piece.type !== entry.fields.type) entry = undefined;
     if (!entry) {
       details.push((entry = { fields: {}, text: new Map() }));
       if (keyed) this.#detailAt.set(index, entry);

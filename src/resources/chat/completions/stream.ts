@@ -130,7 +130,7 @@ function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatComp
     // Gemini's OpenAI-compatible endpoint sends no index: the fragment gets the index of the
     // call it belongs to, before the caller sees the chunk (the stream observes each chunk
     // before yielding it), so every reader of `index` (the AI SDK provider too) agrees.
-    if (fragment.index === undefined || fragment.index === null) fragment.index = slotWithoutIndex(calls, fragment.id);
+    if (fragment.index === undefined || fragment.index === null) fragment.index = slotWithoutIndex(calls, fragment);
     if (!isIndex(fragment.index)) throw invalidChunk(chunk);
     const call: ChatCompletionMessageToolCall = (calls[fragment.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
     if (fragment.id) call.id = fragment.id;
@@ -146,13 +146,19 @@ function addToolCalls(choice: ChatCompletionChoice, fragments: readonly ChatComp
 /**
  * Where a tool-call fragment without `index` goes: to the call with its `id`; to a new call
  * for an `id` not seen yet (parallel calls, each sent whole with its own id, as Gemini does);
- * without an id, to the last call (a continuation), or a first call when there is none.
+ * without an id (proxies send `""` or null), to a new call when it names a function and the
+ * last call's arguments are already a whole JSON object, else to the last call (a
+ * continuation), or a first call when there is none.
  */
-function slotWithoutIndex(calls: readonly ChatCompletionMessageToolCall[], id: unknown): number {
+function slotWithoutIndex(calls: readonly ChatCompletionMessageToolCall[], fragment: ChatCompletionChunkToolCall): number {
+  const id: unknown = fragment.id;
   if (typeof id === 'string' && id) {
     for (let i = calls.length - 1; i >= 0; i--) if (calls[i]?.id === id) return i;
     return calls.length;
   }
+  const last = calls[calls.length - 1];
+  const name: unknown = isObject(fragment.function) ? (fragment.function as { name?: unknown }).name : undefined;
+  if (last && typeof name === 'string' && name && isArguments(last.function.arguments)) return calls.length;
   return Math.max(calls.length - 1, 0);
 }
 
@@ -160,14 +166,15 @@ function slotWithoutIndex(calls: readonly ChatCompletionMessageToolCall[], id: u
 function markCut(choice: ChatCompletionChoice): ChatCompletionChoice {
   const calls = choice.message.tool_calls;
   if (choice.finish_reason !== null || !calls) return choice;
-  const marked = calls.map((call) => (isJSON(call.function.arguments) ? call : { ...call, incomplete: true as const }));
+  const marked = calls.map((call) => (isArguments(call.function.arguments) ? call : { ...call, incomplete: true as const }));
   return { ...choice, message: { ...choice.message, tool_calls: marked } };
 }
 
-function isJSON(text: string): boolean {
+/** Whole arguments: a JSON object (`"12"` parses, but a call's arguments are an object cut short). */
+function isArguments(text: string): boolean {
   try {
-    JSON.parse(text);
-    return true;
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
   } catch {
     return false;
   }

@@ -2,7 +2,9 @@ import { isRecord } from '../../../internal/is-record.js';
 
 // What the SDK adds to a reply, which must not go back when the caller pushes the reply's
 // message into `messages`: strict OpenAI-style hosts answer 400 to a message field they do
-// not know. Only these keys are removed; everything a vendor sent goes back as it came.
+// not know. Only these keys are removed, and a reply's `refusal: null` (OpenAI's replies carry
+// it; strict OpenAI-style hosts refuse it back, openai-node#1161): null says there is none.
+// Everything else a vendor sent goes back as it came.
 
 /** Keys the SDK adds to an assistant message: `parse()`'s `parsed`. */
 const MESSAGE_KEYS = ['parsed'];
@@ -26,11 +28,12 @@ const hasAny = (value: unknown, keys: readonly string[]): boolean => isRecord(va
 
 function hasAddedKeys(message: unknown): message is Record<string, unknown> {
   if (!isRecord(message) || message.role !== 'assistant') return false;
-  return hasAny(message, MESSAGE_KEYS) || (Array.isArray(message.tool_calls) && message.tool_calls.some((call: unknown) => hasAny(call, CALL_KEYS) || (isRecord(call) && hasAny(call.function, FUNCTION_KEYS))));
+  return hasAny(message, MESSAGE_KEYS) || message.refusal === null || (Array.isArray(message.tool_calls) && message.tool_calls.some((call: unknown) => hasAny(call, CALL_KEYS) || (isRecord(call) && hasAny(call.function, FUNCTION_KEYS))));
 }
 
 function withoutAddedKeys(message: Record<string, unknown>): Record<string, unknown> {
   const out = without(message, MESSAGE_KEYS);
+  if (out.refusal === null) delete out.refusal;
   if (Array.isArray(message.tool_calls)) {
     out.tool_calls = message.tool_calls.map((call: unknown) => {
       if (!isRecord(call)) return call;
