@@ -56,7 +56,9 @@ describeWithRedis('the bucket script and keys of another type', () => {
     const key = 'typed-bucket';
     await redis.del(key);
     await plant(key);
-    const reply = (await redis.sendCommand(['EVAL', BUCKET_SCRIPT, '1', key, '3', '0.5', '10', '100', '1000'])) as [number, string];
+    // A slow refill (1 unit a second): the key's ttl is the time to refill, 3 s here; at 0.5
+    // a ms it was 6 ms, and the get below found it expired on a busy machine.
+    const reply = (await redis.sendCommand(['EVAL', BUCKET_SCRIPT, '1', key, '3', '0.001', '10', '100', '1000'])) as [number, string];
     expect([Number(reply[0]), Number(reply[1])]).toEqual([1, 0]);
     expect(decodeBucket(await redis.get(key))).toEqual({ level: 7, at: 1000 });
   });
