@@ -1,16 +1,18 @@
 import type { LanguageModelV3DataContent, LanguageModelV3FilePart, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { ValidationError, type ChatCompletionContentPart, type ChatCompletionMessageParam, type ChatCompletionMessageToolCall } from '../index.js';
 import { prepareAssistantTurn, type ResolvedReasoningRule } from '../resources/chat/completions/reasoning.js';
-import { extraContentOf, reasoningFieldsOf, toBase64 } from './shared.js';
+import { extraContentOf, reasoningFieldsOf, toBase64, writerOf } from './shared.js';
 
 /**
  * The AI SDK's prompt as chat messages. Parts the chat endpoint cannot carry (a PDF, a
  * video) fail here, before anything is sent, as the client's own arguments do. An assistant
  * turn's reasoning parts go back in the fields they came in (their provider metadata says
  * which), where the model's `rule` says (the table of docs/chat.md#reasoning-models), as
- * runTools sends them.
+ * runTools sends them, and to the model that wrote them only: a turn another model wrote (the
+ * conversation moved to `modelId`, by `prepareStep` or the app, or a fallback answered it)
+ * goes without them, its parts' metadata naming the writer.
  */
-export function convertPrompt(prompt: LanguageModelV3Prompt, rule: ResolvedReasoningRule): ChatCompletionMessageParam[] {
+export function convertPrompt(prompt: LanguageModelV3Prompt, rule: ResolvedReasoningRule, modelId: string): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   prompt.forEach((message, i) => {
     switch (message.role) {
@@ -28,7 +30,12 @@ export function convertPrompt(prompt: LanguageModelV3Prompt, rule: ResolvedReaso
         // Joined with nothing: the parts are the pieces of the one reasoning the model sent.
         const reasoning: Array<{ text: string; providerOptions?: SharedV3ProviderOptions | undefined }> = [];
         const toolCalls: ChatCompletionMessageToolCall[] = [];
+        let own = true;
         for (const part of message.content) {
+          if (part.type === 'reasoning' || part.type === 'tool-call') {
+            const writer = writerOf(part.providerOptions);
+            if (writer !== undefined && writer !== modelId) own = false;
+          }
           if (part.type === 'text') text += part.text;
           else if (part.type === 'reasoning') reasoning.push(part);
           else if (part.type === 'tool-call' && !part.providerExecuted) {
@@ -36,7 +43,7 @@ export function convertPrompt(prompt: LanguageModelV3Prompt, rule: ResolvedReaso
             toolCalls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: JSON.stringify(part.input ?? {}) }, ...(extra ? { extra_content: extra } : {}) });
           }
         }
-        messages.push(prepareAssistantTurn({ content: text || (toolCalls.length ? null : ''), tool_calls: toolCalls, ...reasoningFieldsOf(reasoning) }, rule));
+        messages.push(prepareAssistantTurn({ content: text || (toolCalls.length ? null : ''), tool_calls: toolCalls, ...reasoningFieldsOf(reasoning) }, rule, own));
         break;
       }
       case 'tool':

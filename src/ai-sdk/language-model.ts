@@ -1,6 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3GenerateResult, LanguageModelV3StreamResult, SharedV3Warning } from '@ai-sdk/provider';
-import type { ChatCompletionCreateParamsBase, ChatCompletionTool, ChatCompletionToolChoiceOption, Gateway, ResponseFormat } from '../index.js';
-import { reasoningRuleFor } from '../resources/chat/completions/reasoning.js';
+import type { ChatCompletionCreateParamsBase, ChatCompletionTool, ChatCompletionToolChoiceOption, Gateway, RequestOptions, ResponseFormat } from '../index.js';
+import { answeringModel, reasoningRuleFor } from '../resources/chat/completions/reasoning.js';
 import { convertPrompt } from './convert-prompt.js';
 import { callGateway, type CallContext } from './errors.js';
 import { mapFinishReason, mapUsage } from './map-response.js';
@@ -32,13 +32,15 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     const choice = data.choices[0];
     const message = choice?.message ?? { role: 'assistant', content: null };
     const content: LanguageModelV3Content[] = [];
-    // The reasoning's fields ride on the part, to go back as they came (convert-prompt.ts).
+    // The reasoning's fields ride on the part, to go back as they came to the model that wrote
+    // them (convert-prompt.ts).
+    const writer = this.writer(client, request, data.model);
     const reasoning = reasoningText(message);
-    const reasoningFields = reasoningMetadata(message);
+    const reasoningFields = reasoningMetadata(message, writer);
     if (reasoning || reasoningFields) content.push({ type: 'reasoning', text: reasoning ?? '', ...(reasoningFields ? { providerMetadata: reasoningFields } : {}) });
     if (message.content) content.push({ type: 'text', text: message.content });
     for (const call of message.tool_calls ?? []) {
-      content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments || '{}', ...toolCallMetadata(call.extra_content) });
+      content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments || '{}', ...toolCallMetadata(call.extra_content, writer) });
     }
     return {
       content,
@@ -60,7 +62,7 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     const context: CallContext = { url: `${client.baseURL}/chat/completions`, requestBodyValues: body };
     const { data: stream, response } = await callGateway(context, () => client.chat.completions.create(body, prepared.request).withResponse());
     return {
-      stream: toStreamParts(stream, { warnings: prepared.warnings, includeRawChunks: options.includeRawChunks === true, context }),
+      stream: toStreamParts(stream, { warnings: prepared.warnings, includeRawChunks: options.includeRawChunks === true, context, writer: (answered) => this.writer(client, prepared.request, answered) }),
       request: { body },
       response: { headers: headersOf(response) },
     };
@@ -80,7 +82,7 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     }
     const body: ChatCompletionCreateParamsBase & Record<string, unknown> = {
       model: this.modelId,
-      messages: convertPrompt(options.prompt, reasoningRuleFor(this.modelId, reasoningRulesOf(client))),
+      messages: convertPrompt(options.prompt, reasoningRuleFor(this.modelId, reasoningRulesOf(client)), this.modelId),
       ...defined({
         max_tokens: options.maxOutputTokens,
         temperature: options.temperature,
@@ -97,6 +99,23 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     };
     return { body, request: requestOptions(options, extras.request), warnings };
   }
+
+  /**
+   * The model that wrote a reply whose `model` is `answered`: this one, or a fallback of the
+   * call's (the request's list, else the client's). Recorded on the reply's parts, whose
+   * reasoning fields go back to that model only; an answer that cannot be placed is recorded
+   * as the reply spelt it (another model's, not this one's).
+   */
+  private writer(client: Gateway, request: RequestOptions, answered: unknown): string {
+    const fallbacks = request.fallbackModels ?? fallbackModelsOf(client)[this.modelId] ?? [];
+    return answeringModel(this.modelId, fallbacks, answered) ?? (typeof answered === 'string' && answered !== this.modelId ? answered : '');
+  }
+}
+
+/** The client's `fallbackModels`; none from a client of an older copy of the package. */
+function fallbackModelsOf(client: Gateway): Readonly<Record<string, readonly string[]>> {
+  const completions: Partial<Pick<Gateway['chat']['completions'], '_fallbackModels'>> = client.chat.completions;
+  return typeof completions._fallbackModels === 'function' ? completions._fallbackModels() : {};
 }
 
 /** The client's `reasoningRules`; none from a client of an older copy of the package, which createUnifiedGateway also takes. */

@@ -42,10 +42,11 @@ function definedHeaders(headers: Record<string, string | undefined> | undefined)
 /**
  * A tool call's vendor data (`extra_content`: Gemini's thought signature) as the tool-call
  * part's provider metadata; the AI SDK hands it back on the call in the next step's prompt
- * (as `providerOptions`), where {@link extraContentOf} reads it.
+ * (as `providerOptions`), where {@link extraContentOf} reads it. With it, the model that wrote
+ * the call (`model`): the data goes back to that model only ({@link writerOf}).
  */
-export function toolCallMetadata(extra: Record<string, unknown> | undefined): { providerMetadata: SharedV3ProviderMetadata } | undefined {
-  return extra ? { providerMetadata: { [PROVIDER_OPTIONS_KEY]: { extra_content: extra as JSONObject } } } : undefined;
+export function toolCallMetadata(extra: Record<string, unknown> | undefined, model: string): { providerMetadata: SharedV3ProviderMetadata } | undefined {
+  return extra ? { providerMetadata: { [PROVIDER_OPTIONS_KEY]: { extra_content: extra as JSONObject, model } } } : undefined;
 }
 
 /** The `extra_content` {@link toolCallMetadata} put on a tool call, from the prompt's part. */
@@ -57,17 +58,28 @@ export function extraContentOf(providerOptions: SharedV3ProviderOptions | undefi
 /**
  * A reply's reasoning fields (or those of one streamed reasoning block) as a reasoning part's
  * provider metadata, so that they go back as they came: the field the text came in
- * (`reasoningField`), and `reasoning_details` / `thinking_blocks` whole. The AI SDK hands it
+ * (`reasoningField`), `reasoning_details` / `thinking_blocks` whole, and the model that wrote
+ * them (`model`: they go back to it only, see {@link writerOf}). The AI SDK hands it
  * back on the part in the next step's prompt (as `providerOptions`), where
  * {@link reasoningFieldsOf} reads it. Undefined when there were none.
  */
-export function reasoningMetadata(fields: ChatCompletionReasoningFields): SharedV3ProviderMetadata | undefined {
+export function reasoningMetadata(fields: ChatCompletionReasoningFields, model: string): SharedV3ProviderMetadata | undefined {
   const meta: JSONObject = {};
   if (typeof fields.reasoning_content === 'string' && fields.reasoning_content) meta.reasoningField = 'reasoning_content';
   else if (typeof fields.reasoning === 'string' && fields.reasoning) meta.reasoningField = 'reasoning';
   if (Array.isArray(fields.reasoning_details)) meta.reasoning_details = fields.reasoning_details as unknown as JSONValue;
   if (Array.isArray(fields.thinking_blocks)) meta.thinking_blocks = fields.thinking_blocks as unknown as JSONValue;
-  return Object.keys(meta).length ? { [PROVIDER_OPTIONS_KEY]: meta } : undefined;
+  return Object.keys(meta).length ? { [PROVIDER_OPTIONS_KEY]: { ...meta, model } } : undefined;
+}
+
+/**
+ * The model that wrote a prompt's part, as {@link reasoningMetadata} and {@link toolCallMetadata}
+ * recorded it; undefined for a part without it (from 0.5's first releases, another provider,
+ * or written by hand), which is taken as the model's own.
+ */
+export function writerOf(providerOptions: SharedV3ProviderOptions | undefined): string | undefined {
+  const model = providerOptions?.[PROVIDER_OPTIONS_KEY]?.['model'];
+  return typeof model === 'string' ? model : undefined;
 }
 
 /**

@@ -18,7 +18,10 @@ interface ToolCallState {
  * time, so a slow reader slows the connection; cancelling it (the AI SDK does when its
  * caller stops reading or aborts) aborts the request and closes the connection.
  */
-export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { warnings: SharedV3Warning[]; includeRawChunks: boolean; context: CallContext }): ReadableStream<LanguageModelV3StreamPart> {
+export function toStreamParts(
+  stream: Stream<ChatCompletionChunk>,
+  options: { warnings: SharedV3Warning[]; includeRawChunks: boolean; context: CallContext; writer: (answered: unknown) => string },
+): ReadableStream<LanguageModelV3StreamPart> {
   const iterator = stream[Symbol.asyncIterator]();
   const toolCalls = new Map<number, ToolCallState>();
   let started = false;
@@ -31,10 +34,12 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
   let usage: CompletionUsage | null | undefined;
   let finishReason: string | null | undefined;
   let failed = false;
+  /** The model that wrote the reply (the parts' vendor data go back to it only), from the first chunk's `model`. */
+  let writer: string | undefined;
 
   const closeReasoning = (out: LanguageModelV3StreamPart[]) => {
     if (!reasoning) return;
-    const fields = reasoningMetadata(reasoning.result());
+    const fields = reasoningMetadata(reasoning.result(), (writer ??= options.writer(undefined)));
     out.push({ type: 'reasoning-end', id: reasoningId, ...(fields ? { providerMetadata: fields } : {}) });
     reasoning = undefined;
   };
@@ -49,6 +54,7 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
     if (options.includeRawChunks) out.push({ type: 'raw', rawValue: chunk });
     if (!started) {
       started = true;
+      writer = options.writer(chunk.model);
       out.push({ type: 'response-metadata', id: chunk.id, modelId: chunk.model, ...(chunk.created ? { timestamp: new Date(chunk.created * 1000) } : {}) });
     }
     if (chunk.usage) usage = chunk.usage;
@@ -99,7 +105,7 @@ export function toStreamParts(stream: Stream<ChatCompletionChunk>, options: { wa
     const whole = !failed || finishReason != null;
     for (const call of toolCalls.values()) {
       out.push({ type: 'tool-input-end', id: call.id });
-      if (whole) out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}', ...toolCallMetadata(call.extra) });
+      if (whole) out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}', ...toolCallMetadata(call.extra, (writer ??= options.writer(undefined))) });
     }
     out.push({ type: 'finish', usage: mapUsage(usage), finishReason: failed ? { unified: 'error', raw: finishReason ?? undefined } : mapFinishReason(finishReason) });
     return out;

@@ -100,13 +100,16 @@ describe('assistant turns of a prompt, by rule', () => {
     { role: 'assistant', content: [call('c2')] },
     result('c2'),
   ];
-  const models: MockModel[] = [...defaultModels, { id: 'qwen3-32b', owned_by: 'test', kind: 'chat' }, { id: 'glm-5', owned_by: 'test', kind: 'chat' }];
+  const models: MockModel[] = [...defaultModels, { id: 'qwen3-32b', owned_by: 'test', kind: 'chat' }, { id: 'glm-5', owned_by: 'test', kind: 'chat' }, { id: 'kimi-k2-thinking', owned_by: 'test', kind: 'chat' }];
 
   it.each([
-    // qwen3: on tool-call turns only; a tool-call turn without reasoning carries an empty field.
-    ['qwen3-32b', ['Thinking.', undefined, '']],
-    // glm-5: every assistant turn.
-    ['glm-5', ['Thinking.', 'Done.', '']],
+    // qwen3: on tool-call turns only; a tool-call turn without reasoning carries none (it only
+    // loses reasoning, and Groq refuses reasoning_content, an empty one too).
+    ['qwen3-32b', ['Thinking.', undefined, undefined]],
+    // glm-5: every assistant turn; none added either.
+    ['glm-5', ['Thinking.', 'Done.', undefined]],
+    // Kimi's thinking models: on tool-call turns, and empty where there was none (a 400 without it).
+    ['kimi-k2-thinking', ['Thinking.', undefined, '']],
     // deepseek-r1: never.
     ['deepseek-r1', [undefined, undefined, undefined]],
   ])('%s: reasoning parts joined into reasoning_content where the table says', async (model, expected) => {

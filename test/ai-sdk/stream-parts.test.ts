@@ -167,6 +167,7 @@ describe('doStream stream parts', () => {
           "id": "reasoning-0",
           "providerMetadata": {
             "unifiedGateway": {
+              "model": "gpt-4o-mini",
               "reasoningField": "reasoning_content",
             },
           },
@@ -259,6 +260,7 @@ describe('doStream stream parts', () => {
           "id": "reasoning-0",
           "providerMetadata": {
             "unifiedGateway": {
+              "model": "gpt-4o-mini",
               "reasoningField": "reasoning",
               "reasoning_details": [
                 {
@@ -872,6 +874,7 @@ describe('doStream after a dropped connection', () => {
           "id": "reasoning-0",
           "providerMetadata": {
             "unifiedGateway": {
+              "model": "gpt-4o-mini",
               "reasoningField": "reasoning_content",
             },
           },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Gateway, ValidationError, type GatewayOptions, type ReasoningRule } from '../../../src/index.js';
-import { prepareAssistantTurn, reasoningRuleFor } from '../../../src/resources/chat/completions/reasoning.js';
+import { answeringModel, prepareAssistantTurn, reasoningRuleFor } from '../../../src/resources/chat/completions/reasoning.js';
 import type { ChatCompletionMessageToolCall } from '../../../src/resources/chat/completions/types.js';
 
 // The table of docs/chat.md#reasoning-models as a pure function of the model id, and the
@@ -137,6 +137,54 @@ describe('prepareAssistantTurn', () => {
   it('keeps only the fields every endpoint takes: a reply’s refusal, annotations or vendor fields do not go back', () => {
     const reply = { role: 'assistant', content: 'Hi.', refusal: null, annotations: [], reasoning: 'r', reasoning_content: 'r', audio: null, name: 'bot' };
     expect(prepareAssistantTurn(reply, never)).toEqual({ role: 'assistant', content: 'Hi.', name: 'bot' });
+  });
+});
+
+describe('prepareAssistantTurn: a turn another model wrote (issue 31)', () => {
+  const gemini = { ...call, extra_content: { google: { thought_signature: 'c2ln' } } };
+  const foreign = {
+    content: null,
+    tool_calls: [gemini],
+    reasoning_content: 'Mine.',
+    reasoning: 'Mine.',
+    reasoning_details: [{ type: 'reasoning.text' as const, text: 'Mine.' }],
+    thinking_blocks: [{ type: 'thinking' as const, thinking: 'Mine.', signature: 's' }],
+  };
+
+  it('sends none of the writer’s vendor fields, and the rule applies as to a turn without reasoning', () => {
+    expect(prepareAssistantTurn(foreign, never, false)).toEqual({ role: 'assistant', content: null, tool_calls: [call] });
+    // DeepSeek's thinking mode and Kimi answer 400 to a tool-call turn without the field: it goes empty.
+    expect(prepareAssistantTurn(foreign, reasoningRuleFor('deepseek-reasoner'), false)).toEqual({ role: 'assistant', content: null, tool_calls: [call], reasoning_content: '' });
+    expect(prepareAssistantTurn(foreign, reasoningRuleFor('kimi-k2-thinking'), false)).toEqual({ role: 'assistant', content: null, tool_calls: [call], reasoning_content: '' });
+    expect(prepareAssistantTurn({ content: 'Hi.', reasoning_content: 'Mine.' }, always, false)).toEqual({ role: 'assistant', content: 'Hi.' });
+  });
+
+  it('adds no empty field for Qwen3 or GLM, which only lose reasoning without it (Groq refuses reasoning_content)', () => {
+    for (const model of ['qwen/qwen3-32b', 'qwen-plus', 'glm-4.6', 'glm-5']) {
+      expect(prepareAssistantTurn({ content: null, tool_calls: [call] }, reasoningRuleFor(model))).toEqual({ role: 'assistant', content: null, tool_calls: [call] });
+      expect(prepareAssistantTurn(foreign, reasoningRuleFor(model), false)).toEqual({ role: 'assistant', content: null, tool_calls: [call] });
+      // Its own reasoning still goes back.
+      expect(prepareAssistantTurn({ content: null, tool_calls: [call], reasoning_content: 'r' }, reasoningRuleFor(model))).toMatchObject({ reasoning_content: 'r' });
+    }
+    // A rule of the client's own fills, as documented, whatever the model.
+    expect(prepareAssistantTurn({ content: null, tool_calls: [call] }, reasoningRuleFor('qwen3-32b', { 'qwen3-*': { send: 'tool-calls', field: 'reasoning_content' } }))).toMatchObject({ reasoning_content: '' });
+  });
+});
+
+describe('answeringModel: which model wrote a reply', () => {
+  it.each([
+    ['no fallbacks: the requested model, however the reply spells it', 'my-alias', [], 'gpt-4o-2024-08-06', 'my-alias'],
+    ['the requested id', 'gpt-4', ['deepseek-reasoner'], 'gpt-4', 'gpt-4'],
+    ['a fallback id', 'gpt-4', ['deepseek-reasoner'], 'deepseek-reasoner', 'deepseek-reasoner'],
+    ['a dated suffix', 'gpt-4', ['deepseek-reasoner'], 'gpt-4-0613', 'gpt-4'],
+    ['the longest prefix', 'gpt-4', ['gpt-4-turbo'], 'gpt-4-turbo-2024-04-09', 'gpt-4-turbo'],
+    ['the last path segment, any case', 'deepseek-ai/DeepSeek-V3.1', ['qwen/qwen3-32b'], 'deepseek-v3.1', 'deepseek-ai/DeepSeek-V3.1'],
+    ['a host’s own spelling, by family', 'anthropic/claude-sonnet-4.5', ['openai/gpt-5'], 'anthropic/claude-4.5-sonnet-20250929', 'anthropic/claude-sonnet-4.5'],
+    ['unknown: nobody', 'gpt-4', ['deepseek-reasoner'], 'something-else', undefined],
+    ['no model in the reply: nobody', 'gpt-4', ['deepseek-reasoner'], undefined, undefined],
+    ['the requested model listed as its own fallback is no fallback', 'gpt-4', ['gpt-4'], 'x', 'gpt-4'],
+  ] as const)('%s', (_name, requested, fallbacks, answered, expected) => {
+    expect(answeringModel(requested, fallbacks, answered)).toBe(expected);
   });
 });
 

@@ -83,8 +83,8 @@ export class ChatCompletions extends APIResource {
   async runTools<const Tools extends readonly DefinedTool[]>(body: ChatCompletionRunToolsParams<Tools>, options: RunToolsOptions<Tools[number]> = {}): Promise<ToolRunResult> {
     // Loaded with the first tool run: a plain chat app never carries the loop.
     const { runTools } = await import('./run-tools.js');
-    const { redactor, reasoningRules } = configOf(this._client);
-    return runTools(this, body, options as RunToolsOptions, { redactor, reasoningRules });
+    const { redactor, reasoningRules, fallbackModels } = configOf(this._client);
+    return runTools(this, body, options as RunToolsOptions, { redactor, reasoningRules, fallbackModels });
   }
 
   /**
@@ -94,5 +94,13 @@ export class ChatCompletions extends APIResource {
    */
   _reasoningRules(): Readonly<Record<string, ResolvedReasoningRule>> {
     return configOf(this._client).reasoningRules;
+  }
+
+  /**
+   * @internal This client's `fallbackModels`, for the AI SDK provider: which models may answer
+   * a call, whose reasoning then goes back to none other (reasoning.ts `answeringModel`).
+   */
+  _fallbackModels(): Readonly<Record<string, readonly string[]>> {
+    return configOf(this._client).fallbackModels;
   }
 }

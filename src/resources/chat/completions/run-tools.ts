@@ -6,7 +6,7 @@ import type { Redactor } from '../../../internal/redact.js';
 import type { ChatCompletionRunToolsParams, RunToolsOptions, ToolCallResult, ToolRunResult } from './structured.types.js';
 import { checkArguments } from './parse.js';
 import { slotOf } from './slot.js';
-import { prepareAssistantTurn, reasoningRuleFor, type ResolvedReasoningRule } from './reasoning.js';
+import { answeringModel, prepareAssistantTurn, reasoningRuleFor, type ResolvedReasoningRule } from './reasoning.js';
 import type { DefinedTool } from './structured.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionMessageToolCall, ChatCompletionCreateParams } from './types.js';
 import type { ChatCompletionStream } from './stream.js';
@@ -21,6 +21,8 @@ export interface RunToolsContext {
   redactor: Redactor;
   /** The client's `reasoningRules`, resolved. */
   reasoningRules: Readonly<Record<string, ResolvedReasoningRule>>;
+  /** The client's `fallbackModels`, per model id: which models may answer a turn instead. */
+  fallbackModels?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /** How many model calls `runTools` makes at most by default. */
@@ -31,7 +33,7 @@ export const DEFAULT_MAX_TURNS = 10;
  * for, concurrently; send their results (or the errors they met, as text the model can
  * recover from) back; repeat until it answers without tool calls, or `maxTurns` is reached.
  */
-export async function runTools(chat: ChatCaller, body: ChatCompletionRunToolsParams, options: RunToolsOptions, { redactor, reasoningRules }: RunToolsContext): Promise<ToolRunResult> {
+export async function runTools(chat: ChatCaller, body: ChatCompletionRunToolsParams, options: RunToolsOptions, { redactor, reasoningRules, fallbackModels = {} }: RunToolsContext): Promise<ToolRunResult> {
   const { maxTurns = DEFAULT_MAX_TURNS, onStep, onChunk, signal, ...requestOptions } = options;
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new ValidationError('maxTurns', 'must be an integer >= 1');
   if (!Array.isArray(body?.tools) || body.tools.length === 0) throw new ValidationError('tools', 'must be a non-empty array of tools made by defineTool({ ..., run })');
@@ -39,10 +41,13 @@ export async function runTools(chat: ChatCaller, body: ChatCompletionRunToolsPar
     if (typeof slotOf(tool)?.run !== 'function') throw new ValidationError(`tools[${i}]`, 'needs a run function: make it with defineTool({ name, parameters, run })');
   });
   const messages: ChatCompletionMessageParam[] = [...body.messages];
-  // By the requested model: the next request goes to it first (a fallback model may answer
-  // a turn, but the turn goes back to this one). A model that is not a string fails the
-  // schema check of the first request.
-  const rule: ResolvedReasoningRule = reasoningRuleFor(typeof body.model === 'string' ? body.model : '', reasoningRules);
+  // By the requested model: the next request goes to it first. A model that is not a string
+  // fails the schema check of the first request.
+  const model = typeof body.model === 'string' ? body.model : '';
+  const rule: ResolvedReasoningRule = reasoningRuleFor(model, reasoningRules);
+  // A fallback model may answer a turn: its reasoning fields are its own, and do not go back
+  // to the requested model (a strict host refuses them); the request's list replaces the client's.
+  const fallbacks = requestOptions.fallbackModels ?? (Object.hasOwn(fallbackModels, model) ? fallbackModels[model] : undefined) ?? [];
   const aborted = () => new APIUserAbortError(undefined, { cause: signal?.reason });
 
   for (let turn = 1; ; turn++) {
@@ -50,7 +55,7 @@ export async function runTools(chat: ChatCaller, body: ChatCompletionRunToolsPar
     const completion = await ask(chat, { ...body, messages }, { ...requestOptions, signal }, onChunk);
     const message = completion.choices[0]?.message;
     const calls = message?.tool_calls ?? [];
-    messages.push(prepareAssistantTurn(message ?? { content: null }, rule));
+    messages.push(prepareAssistantTurn(message ?? { content: null }, rule, answeringModel(model, fallbacks, completion.model) === model));
     if (calls.length === 0 || turn >= maxTurns) {
       await onStep?.({ turn, completion, toolResults: [] });
       if (calls.length === 0) return { completion, messages };
