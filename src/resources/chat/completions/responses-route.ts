@@ -61,7 +61,13 @@ export function toResponsesRequest(body: Record<string, unknown>): { body: Recor
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;
   if (maxTokens !== undefined && maxTokens !== null) out.max_output_tokens = maxTokens;
   if (typeof body.reasoning_effort === 'string') out.reasoning = { effort: body.reasoning_effort };
-  if (Array.isArray(body.tools)) out.tools = body.tools.flatMap((tool: unknown, i) => toTool(tool) ?? (unsupported.push(`tools[${i}]`), []));
+  if (Array.isArray(body.tools)) {
+    out.tools = body.tools.flatMap((tool: unknown, i) => {
+      const flat = toTool(tool);
+      if (!flat) unsupported.push(`tools[${i}]`);
+      return flat ? [flat] : [];
+    });
+  }
   if (body.tool_choice !== undefined && body.tool_choice !== null) {
     const choice = toToolChoice(body.tool_choice);
     if (choice === undefined) unsupported.push('tool_choice');
@@ -78,11 +84,14 @@ export function toResponsesRequest(body: Record<string, unknown>): { body: Recor
   return { body: out, unsupported };
 }
 
+const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'];
+
 function toInput(messages: unknown[], unsupported: string[]): unknown[] {
   const input: unknown[] = [];
   for (const [i, message] of messages.entries()) {
     const at = `messages[${i}]`;
-    if (!isRecord(message)) {
+    // A message of a role responses does not know (`function`) is named whole, not field by field.
+    if (!isRecord(message) || !ROLES.includes(message.role as string)) {
       unsupported.push(at);
       continue;
     }
@@ -101,9 +110,9 @@ function toInput(messages: unknown[], unsupported: string[]): unknown[] {
         if (!isRecord(call) || !fn || (call.type !== undefined && call.type !== 'function')) unsupported.push(`${at}.tool_calls`);
         else input.push({ type: 'function_call', call_id: call.id, name: fn.name, arguments: fn.arguments });
       }
-    } else if (role === 'tool') {
+    } else {
       input.push({ type: 'function_call_output', call_id: message.tool_call_id, output: textOf(message.content) });
-    } else unsupported.push(at);
+    }
   }
   return input;
 }
@@ -161,7 +170,7 @@ function defined(record: Record<string, unknown>): Record<string, unknown> {
  * usage in chat's names. Reasoning items are not carried (chat has no place for OpenAI's
  * reasoning items, and they cannot go back through `messages`).
  * A response that did not complete (`failed`, `cancelled`, or an `error`) throws the
- * {@link APIError} its error names, status 200, as an error inside a successful answer does.
+ * `APIError` its error names, status 200, as an error inside a successful answer does.
  * `finish_reason`: `'length'` or `'content_filter'` for an incomplete response (before
  * `'tool_calls'`: a cut call's arguments may be unfinished JSON), else `'tool_calls'` when
  * it has calls, else `'stop'`.
@@ -235,7 +244,7 @@ export function isFinalResponseEvent(event: unknown): boolean {
  * and their argument deltas, then at `response.completed` / `.incomplete` a chunk with the
  * `finish_reason` {@link toChatCompletion} would give and a `choices: []` chunk with `usage`
  * (when the response has usage). `response.failed` and `error` events throw their
- * {@link APIError}. Reasoning events and other output items give no chunk.
+ * `APIError`. Reasoning events and other output items give no chunk.
  * @example
  * const chunks = new ChatChunksFromResponseEvents();
  * for await (const event of events) for (const chunk of chunks.push(event)) yield chunk;
