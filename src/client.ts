@@ -24,7 +24,9 @@ import { Models } from './resources/models/index.js';
 import { Responses } from './resources/responses/index.js';
 import { Videos } from './resources/videos/index.js';
 import { EmbeddingBatchError, ToolRunLimitError, VideoTaskFailedError, VideoTaskNotFoundError } from './resources/errors.js';
-import { resolveReasoningRules } from './resources/chat/completions/reasoning-rules.js';
+import { reasoningOf, resolveReasoningRules } from './resources/chat/completions/reasoning-rules.js';
+import { resolveModelRules, type ModelRule } from './core/adapt/model-rules.js';
+import type { AdaptInfo } from './core/adapt/adapt.js';
 
 /**
  * Options for {@link Gateway}. Every field is optional when its environment variable is set.
@@ -92,6 +94,22 @@ export interface GatewayOptions {
    * @example { 'my-deepseek-*': { send: 'always' }, 'gpt-oss-120b': { send: 'tool-calls', field: 'reasoning' } }
    */
   reasoningRules?: Readonly<Record<string, ReasoningRule>> | undefined;
+  /**
+   * What each model takes, per model id or prefix ending in `*`: how its reasoning goes back
+   * (`reasoning`), the parameters it renames, drops or refuses (`params`), and the endpoint
+   * it answers on (`endpoint`), over the built-in table and what the gateway's 400s taught
+   * (docs/models.md). The most specific entry that names a parameter wins; `'*'` covers what
+   * nothing more specific does. A drop that changes the request (a non-default `temperature`)
+   * is made only where a rule says `'drop'`; otherwise `UnsupportedParameterError`, nothing sent.
+   * @example { 'gpt-5*': { params: { temperature: 'drop' } }, 'o3-pro*': { endpoint: 'responses' } }
+   */
+  modelRules?: Readonly<Record<string, ModelRule>> | undefined;
+  /**
+   * Told of every change the client made to a request for its model, and why: a parameter
+   * renamed or dropped, a request rerouted to `/v1/responses` (also a `debug` log line).
+   * @example (e) => console.log(`${e.model}: ${e.action} ${e.param ?? ''} (${e.source})`)
+   */
+  onAdapt?: ((info: AdaptInfo) => void) | undefined;
   /**
    * Where the client keeps what it learns (base health, 429 pauses, an exhausted quota, the
    * rate budget of `limits`), shared by every client on the same store:
@@ -218,7 +236,7 @@ export class Gateway implements APIClient {
     this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;
     this.maxRetries = options.maxRetries ?? defaults.maxRetries;
     this.timeout = options.timeout ?? defaults.timeout;
-    const { events, log } = resolveEvents(options.hooks, options.logLevel, options.logger, redactor);
+    const { events, log } = resolveEvents(options.hooks, options.logLevel, options.logger, redactor, options.onAdapt);
     const pool = new BaseURLPool(this.baseURL, this.backupBaseURL);
     const inherited = inheriting;
     inheriting = undefined;
@@ -261,7 +279,9 @@ export class Gateway implements APIClient {
       events,
       fallbackModels: resolveFallbackModels(options.fallbackModels),
       telemetry: options.telemetry,
-      reasoningRules: resolveReasoningRules(options.reasoningRules),
+      // 0.4's reasoningRules is modelRules' `reasoning` under another name; an entry of modelRules wins a tie.
+      reasoningRules: { ...resolveReasoningRules(options.reasoningRules), ...resolveReasoningRules(reasoningOf(options.modelRules), (id) => `modelRules.${id}.reasoning`) },
+      modelRules: resolveModelRules(options.modelRules),
     });
     givenOptions.set(this, options);
     this.chat = new Chat(this);
@@ -303,6 +323,7 @@ export class Gateway implements APIClient {
   static StreamInterruptedError = Errors.StreamInterruptedError;
   static ValidationError = Errors.ValidationError;
   static BadRequestError = Errors.BadRequestError;
+  static UnsupportedParameterError = Errors.UnsupportedParameterError;
   static AuthenticationError = Errors.AuthenticationError;
   static PermissionDeniedError = Errors.PermissionDeniedError;
   static NotFoundError = Errors.NotFoundError;

@@ -14,6 +14,8 @@ export { memoryStore, type MemoryStoreOptions } from './core/store/memory-store.
 export type { Store } from './core/store/store.js';
 export type { Limits } from './core/types.js';
 export type { CacheOptions } from './core/cache/cache-state.js';
+export type { ModelEndpoint, ModelParamRules, ModelRule, ParamRule, RuleSource } from './core/adapt/model-rules.js';
+export type { AdaptInfo } from './core/adapt/adapt.js';
 export {
   GatewayError,
   APIError,
@@ -23,6 +25,7 @@ export {
   StreamInterruptedError,
   ValidationError,
   BadRequestError,
+  UnsupportedParameterError,
   AuthenticationError,
   PermissionDeniedError,
   NotFoundError,

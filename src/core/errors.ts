@@ -189,7 +189,30 @@ export class APIError extends GatewayError {
 
 /** 400: the gateway rejected the parameters (`invalid_request_error`). */
 export class BadRequestError extends APIError {
-  static override readonly kind = 'BadRequestError';
+  static override readonly kind: string = 'BadRequestError';
+}
+/**
+ * The model does not take a parameter of the request, as its rule says (built in, the
+ * client's `modelRules`, or learnt from the gateway's 400), and leaving it out would change
+ * the request (a non-default `temperature`): refused before anything is sent, or the gateway's
+ * own 400 when it named the parameter first. `allowedBy` is the rule that would let the
+ * client drop it. See docs/models.md.
+ */
+export class UnsupportedParameterError extends BadRequestError {
+  static override readonly kind = 'UnsupportedParameterError';
+  /** The model the request was for. */
+  readonly model: string;
+  /** The parameter it does not take (`response_format` for a format it does not take). */
+  override readonly param: string;
+  /** The `modelRules` entry that would drop it, as code: `{ 'gpt-5': { params: { temperature: 'drop' } } }`. */
+  readonly allowedBy: string;
+  /** @internal */
+  constructor(init: APIErrorInit & { model: string; param: string }) {
+    super(init);
+    this.model = init.model;
+    this.param = init.param;
+    this.allowedBy = `{ ${JSON.stringify(init.model)}: { params: { ${JSON.stringify(init.param)}: 'drop' } } }`;
+  }
 }
 /** 401: missing or invalid API key (`invalid_api_key`). */
 export class AuthenticationError extends APIError {

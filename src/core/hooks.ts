@@ -1,5 +1,6 @@
 import type { GiveUpReason } from './policy/decide.js';
 import type { GatewayError } from './errors.js';
+import type { AdaptInfo } from './adapt/adapt.js';
 
 /** What every hook event says about the attempt. Never carries the API key or request headers. */
 export interface AttemptInfo {
@@ -115,4 +116,6 @@ export interface GiveUpInfo extends AttemptInfo {
 /** Every event of a call: the public hooks, and what only the logger listens to. */
 export interface CoreEvents extends GatewayHooks {
   onGiveUp?: ((info: GiveUpInfo) => void) | undefined;
+  /** The client's `onAdapt`: a request changed for its model (adapt/adapt.ts). */
+  onAdapt?: ((info: AdaptInfo) => void) | undefined;
 }

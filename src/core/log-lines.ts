@@ -1,3 +1,4 @@
+import type { AdaptInfo } from './adapt/adapt.js';
 import type { AttemptInfo, CacheInfo, FailoverInfo, FleetInfo, GiveUpInfo, ModelFallbackInfo, ResponseInfo, RetryInfo } from './hooks.js';
 
 /** The wording of each log line, by event (see logger.ts for the levels). */
@@ -7,6 +8,7 @@ const lines = {
   onRetry: (e: RetryInfo) => `retry ${e.attempt} of ${e.method} ${e.url} in ${e.delayMs} ms after ${e.status ?? e.error.name}${e.nextBaseURL === e.baseURL ? '' : ` (next on ${e.nextBaseURL})`}`,
   onFailover: (e: FailoverInfo) => `failover ${e.from} -> ${e.to} after ${e.status ?? e.error.name}`,
   onModelFallback: (e: ModelFallbackInfo) => `model fallback ${e.from} -> ${e.to} after ${e.error.message}`,
+  onAdapt: (e: AdaptInfo) => `adapted the request: ${e.reason}`,
   onCache: (e: CacheInfo) => `cache ${e.outcome}: ${e.method} ${e.path}${e.model ? ` (${e.model})` : ''}`,
   onFleet: (e: FleetInfo) =>
     e.event === 'base-skipped'

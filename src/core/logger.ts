@@ -20,7 +20,7 @@ export interface Logger {
 export const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
 
 /** The level at which each event is logged. */
-const eventLevels = { onRequest: 'debug', onResponse: 'debug', onRetry: 'info', onFailover: 'info', onModelFallback: 'info', onFleet: 'info', onCache: 'debug', onGiveUp: 'warn' } as const;
+const eventLevels = { onRequest: 'debug', onResponse: 'debug', onRetry: 'info', onFailover: 'info', onModelFallback: 'info', onFleet: 'info', onCache: 'debug', onGiveUp: 'warn', onAdapt: 'debug' } as const;
 type EventName = keyof typeof eventLevels;
 
 /**
@@ -42,7 +42,7 @@ export function loggerEvents(logger: Logger, level: LogLevel, redactor: Redactor
 export function combineEvents(...subscribers: CoreEvents[]): CoreEvents {
   type Handler = (info: unknown) => void;
   const out: Record<string, Handler> = {};
-  for (const name of ['onRequest', 'onResponse', 'onRetry', 'onFailover', 'onModelFallback', 'onFleet', 'onCache', 'onGiveUp'] as const) {
+  for (const name of ['onRequest', 'onResponse', 'onRetry', 'onFailover', 'onModelFallback', 'onFleet', 'onCache', 'onGiveUp', 'onAdapt'] as const) {
     const handlers = subscribers.map((s) => s[name] as Handler | undefined).filter((h): h is Handler => typeof h === 'function');
     if (handlers.length > 0) out[name] = handlers.length === 1 ? (handlers[0] as Handler) : (info) => handlers.forEach((h) => h(info));
   }

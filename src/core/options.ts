@@ -71,8 +71,9 @@ export function resolveRetry(options: RetryOptions | undefined): RetryPacing {
  * The events of every call (the user's hooks first, then the logger at its level), and a
  * line logger at the same level for what is not a call's event (the store's outages).
  */
-export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLevel | undefined, logger: Logger | undefined, redactor: Redactor): { events: CoreEvents; log: LineLogger } {
+export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLevel | undefined, logger: Logger | undefined, redactor: Redactor, onAdapt?: unknown): { events: CoreEvents; log: LineLogger } {
   checkHooks(hooks);
+  if (onAdapt !== undefined && typeof onAdapt !== 'function') throw new ValidationError('onAdapt', 'must be a function');
   const fromEnv = logLevel === undefined ? readEnv('GATEWAY_LOG') : undefined;
   const level = logLevel ?? fromEnv ?? 'warn';
   if (!LOG_LEVELS.includes(level as LogLevel)) {
@@ -84,7 +85,7 @@ export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLeve
   }
   const rank = LOG_LEVELS.indexOf(level as LogLevel);
   const log: LineLogger = (at, line) => void (rank >= LOG_LEVELS.indexOf(at) && sink[at](redactor.string(line)));
-  return { events: combineEvents({ ...hooks }, loggerEvents(sink, level as LogLevel, redactor)), log };
+  return { events: combineEvents({ ...hooks, onAdapt: onAdapt as CoreEvents['onAdapt'] }, loggerEvents(sink, level as LogLevel, redactor)), log };
 }
 
 /** Writes one line at a level, when the client logs that level. */

@@ -6,6 +6,7 @@ import type { CacheState } from './cache/cache-state.js';
 import type { Fleet } from './fleet/fleet.js';
 export type { Limits } from './fleet/fleet.js';
 import type { ModelId } from './model-catalog.js';
+import type { ResolvedReasoningRule, UserModelRules } from './adapt/model-rules.js';
 import type { RetryPacing } from './policy/waits.js';
 import type { CallObserver, Telemetry } from './telemetry.js';
 import type { FrameSource, StreamSink } from './streams/stream.js';
@@ -57,33 +58,7 @@ export interface RequestOptions {
  */
 export type FetchOptions = Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal' | 'redirect'> & { [key: string]: unknown };
 
-/**
- * Whether a model's reasoning goes back in later assistant turns: on every assistant turn,
- * on those that called tools, or never. See docs/chat.md#reasoning-models.
- */
-export type ReasoningSend = 'always' | 'tool-calls' | 'never';
-
-/** The message field reasoning goes back in. */
-export type ReasoningField = 'reasoning_content' | 'reasoning';
-
-/**
- * How a model takes its reasoning back (the client's `reasoningRules`, over the built-in
- * table of docs/chat.md#reasoning-models). A turn the rule names carries the field, empty
- * when the model gave no reasoning on it.
- * @example { send: 'tool-calls', field: 'reasoning_content' }
- */
-export interface ReasoningRule {
-  /** Which assistant turns carry the reasoning: every one, those with tool calls, or none. */
-  send: ReasoningSend;
-  /** @default 'reasoning_content' */
-  field?: ReasoningField | undefined;
-}
-
-/** A rule with its field filled in: how the client sends reasoning back for a model. */
-export interface ResolvedReasoningRule {
-  send: ReasoningSend;
-  field: ReasoningField;
-}
+export type { ReasoningSend, ReasoningField, ReasoningRule, ResolvedReasoningRule } from './adapt/model-rules.js';
 
 /** Resolved client configuration the core works from. */
 export interface CoreConfig {
@@ -111,6 +86,8 @@ export interface CoreConfig {
   readonly telemetry: Telemetry | undefined;
   /** Per model id, or prefix ending in `*`, how reasoning goes back (over the chat resource's table); checked, fields filled in. */
   readonly reasoningRules: Readonly<Record<string, ResolvedReasoningRule>>;
+  /** The `params` and `endpoint` of the client's `modelRules`, checked and ordered (adapt/model-rules.ts). */
+  readonly modelRules: UserModelRules;
 }
 
 /** What checks a method's arguments before anything is sent: a request's `schema.ts`, imported by name. */
@@ -171,6 +148,12 @@ export interface CallRequest<T = unknown> {
    * URL often hands off to a CDN.
    */
   download?: { onProgress?: ((progress: DownloadProgress) => void) | undefined } | undefined;
+  /**
+   * A chat request: adapted to each model it goes to by the client's `modelRules`, what the
+   * fleet learnt and the built-in table (core/adapt), and served through `/v1/responses` for
+   * a model that answers only there, by the route this loads (docs/models.md).
+   */
+  adapt?: { responses(): Promise<ResponsesRoute> } | undefined;
   /** Told which base URL answered successfully. */
   onServed?: ((baseURL: string) => void) | undefined;
   /** Told of each retry, before its pause (createMany adapts its concurrency to rate limits). */
@@ -255,4 +238,27 @@ export interface CacheCall {
 /** A call's answer: from the cache, or sent upstream; and what the cache made of it (null when it did not look). */
 export interface CachedReply extends Reply {
   cache: CacheOutcome | null;
+}
+
+/**
+ * How a chat request is served through `/v1/responses` and its answer given back in chat
+ * shape (resources/chat/completions/responses-route.ts).
+ */
+export interface ResponsesRoute {
+  /** The chat body as a responses body; `unsupported` names the parameters that have no equivalent there. */
+  request(body: Record<string, unknown>): { body: Record<string, unknown>; unsupported: string[] };
+  /** A responses result as a chat completion (throws for a failed response). */
+  reply(data: unknown): unknown;
+  /** A new reader of one streamed answer's events: each event as the chat chunks it makes (`usage`: whether the last, usage-only chunk is wanted). */
+  frames(usage: boolean): RouteFrames;
+}
+
+/** A streamed answer's events read as chat chunks (see ResponsesRoute). */
+export interface RouteFrames {
+  /** The chat chunks one event makes (often none); throws for an event that says the response failed. */
+  translate(event: unknown): unknown[];
+  /** The events that end the stream (it sends no `[DONE]`). */
+  readonly terminalEvents: readonly string[];
+  /** True for an event that carries content. */
+  hasContent(event: unknown): boolean;
 }

@@ -2,6 +2,7 @@ import type { FleetInfo } from '../hooks.js';
 import { DOWN_AFTER, EMPTY_VIEW, EVIDENCE_MS, PROBE_DUE_MS, readRecord, recordText, type FleetView, type PausedRecord, type PauseRecord, type QuotaRecord, type RecordKind } from '../policy/fleet-rules.js';
 import { nameOf, VIEW_MS, type FleetMemory, type FleetParts, type FleetSettings, type Mine, type RecordName } from './records.js';
 import type { SharedFleet } from './shared-fleet.js';
+import { LEARNED_MS, type ModelParamRules } from '../adapt/model-rules.js';
 
 export { fleetMemory, type FleetMemory, type FleetSettings, type Limits } from './records.js';
 
@@ -100,6 +101,28 @@ export class Fleet implements FleetParts {
     if (drop.length === 0) return;
     this.forget(drop);
     if (this.shared) await (await this.sharedFleet()).drop(drop);
+  }
+
+  /** What the gateway taught about `model` (its 400s), for this process and, with a store, the fleet: a look at memory. */
+  learnt(model: string): ModelParamRules | undefined {
+    const held = this.memory.learned.get(model);
+    if (held === undefined) return undefined;
+    if (held.expiresAt > Date.now()) return held.rules;
+    this.memory.learned.delete(model);
+    return undefined;
+  }
+
+  /**
+   * Keeps what a 400 taught about `model` (adapt/lessons.ts), for LEARNED_MS: in memory at
+   * once, and with a store for every instance (read with the fleet's other records of the
+   * model). Two instances that learn two things at once may each keep one; the other is
+   * learnt again by its next 400.
+   */
+  async learn(model: string, rules: ModelParamRules): Promise<void> {
+    const { learned } = this.memory;
+    if (learned.size >= 1_000 && !learned.has(model)) learned.delete(learned.keys().next().value as string);
+    learned.set(model, { rules, expiresAt: Date.now() + LEARNED_MS });
+    if (this.shared) await (await this.sharedFleet()).putLearned(model, rules);
   }
 
   /** Tells the hooks (and the logger) what the fleet's state did to a call. */

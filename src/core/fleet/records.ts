@@ -2,6 +2,7 @@ import type { FleetInfo } from '../hooks.js';
 import type { FleetView, RecordKind } from '../policy/fleet-rules.js';
 import type { RetryPacing } from '../policy/waits.js';
 import type { Store } from '../store/store.js';
+import type { ModelParamRules } from '../adapt/model-rules.js';
 
 // What a fleet is made of (fleet.ts `Fleet` over a FleetMemory), as the shared half
 // (shared-fleet.ts) sees it: settings, memory, how records are named here.
@@ -49,13 +50,15 @@ export interface FleetMemory {
   readonly mine: Map<string, Mine>;
   /** What the store said, by model, read at `at`. */
   readonly reads: Map<string, { at: number; values: Map<string, string> }>;
+  /** What the gateway's 400s taught about each model (adapt/lessons.ts), until `expiresAt`; with a store, also what it said at the last read. */
+  readonly learned: Map<string, { rules: ModelParamRules; expiresAt: number }>;
   /** The buckets of `limits` without a store, made on first use. */
   buckets?: Store | undefined;
 }
 
 /** A new fleet memory over the user's `store`, or over this process's memory alone. */
 export function fleetMemory(store: Store | undefined): FleetMemory {
-  return { store, mine: new Map(), reads: new Map() };
+  return { store, mine: new Map(), reads: new Map(), learned: new Map() };
 }
 
 /** A record: its kind, and the base URL and model it is about. */
@@ -70,6 +73,7 @@ export interface FleetParts {
   readonly memory: FleetMemory;
   readonly shared: boolean;
   lastView(model: string | undefined): FleetView;
+  learnt(model: string): ModelParamRules | undefined;
   viewOf(model: string | undefined, read: Map<string, string> | undefined): FleetView;
   remember(name: RecordName, value: string, ttlMs: number): void;
   forget(names: RecordName[]): void;

@@ -8,6 +8,7 @@ import { guardStore, type GuardedStore } from '../store/fail-open-store.js';
 import { hashKey } from '../store/hash-key.js';
 import { MemoryStore, type Store } from '../store/store.js';
 import { readUsage } from '../usage/usage.js';
+import { LEARNED_MS, learnedText, readLearned, type ModelParamRules } from '../adapt/model-rules.js';
 import { nameOf, VIEW_MS, type FleetParts, type RecordName } from './records.js';
 
 // What a `store` or `limits` add to a client's fleet (docs/fleet.md): the records every client
@@ -34,6 +35,9 @@ export interface FleetCall {
   /** The base where the call is the one that sends first after a pause (it holds the lock), if any. */
   pauseProbe: string | undefined;
 }
+
+/** The record of what the gateway taught about a model. */
+const LEARNED = (model: string | undefined): RecordName => ['learned', undefined, model ?? ''];
 
 /** How long a quota stays refused after the gateway said it ran out, when failoverCooldown is 0. */
 const QUOTA_RECHECK_MS = 30_000;
@@ -67,9 +71,17 @@ export class SharedFleet {
     const { main, backup } = this.#fleet.settings;
     const names: Array<[RecordKind, string?, string?]> = [['quota'], ['was-quota']];
     for (const base of backup ? [main, backup] : [main]) names.push(['down', base], ['was-down', base], ['evidence', base], ['pause', base, model ?? ''], ['was-paused', base, model ?? '']);
-    const texts = await this.#store.get(await Promise.all(names.map((name) => this.#key(name))));
+    // What the gateway taught the fleet about the model (adapt/lessons.ts) comes in the same read; it is kept apart from the records.
+    const keys = await Promise.all([...names, LEARNED(model)].map((name) => this.#key(name)));
+    const texts = await this.#store.get(keys);
     const values = new Map<string, string>();
-    const { mine } = this.#fleet.memory;
+    const { mine, learned } = this.#fleet.memory;
+    const taught = model === undefined ? undefined : readLearned(texts[names.length]);
+    if (taught && model !== undefined) {
+      // Added to what this process learnt itself: another instance's write may have lacked it.
+      const own = this.#fleet.learnt(model);
+      learned.set(model, { rules: { params: { ...taught.params, ...own?.params }, endpoint: own?.endpoint ?? taught.endpoint }, expiresAt: Date.now() + LEARNED_MS });
+    }
     names.forEach((name, i) => {
       const text = texts[i];
       if (typeof text === 'string') values.set(nameOf(...name), text);
@@ -153,6 +165,11 @@ export class SharedFleet {
     await Promise.all([this.put(['pause', base, model ?? ''], {}, ms), this.put(['was-paused', base, model ?? ''], { strikes }, ms + 60_000)]);
     // A new pause: whoever sent first after the last one is done; the next may send first after this one.
     await this.drop([['pause-probe', base, model ?? '']]);
+  }
+
+  /** What a 400 taught about `model`, for every instance on the store (LEARNED_MS). */
+  async putLearned(model: string, rules: ModelParamRules): Promise<void> {
+    if (this.#fleet.shared) await this.#store.set(await this.#key(LEARNED(model)), learnedText(rules), { ttlMs: LEARNED_MS });
   }
 
   /** The answer's usage, given back to (or taken more of) the token budget the call reserved. */

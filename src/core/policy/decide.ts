@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, InternalServerError, isQuotaError, RateLimitError } from '../errors.js';
+import { APIConnectionError, APIError, InternalServerError, isQuotaError, RateLimitError, UnsupportedParameterError } from '../errors.js';
 import { judgeWait } from './waits.js';
 
 // What happens after a failed attempt, decided in one place: retry (on the same base or the
@@ -12,10 +12,12 @@ import { judgeWait } from './waits.js';
  * - `unavailable`: 5xx, or a 429 that is not a quota error: retried, and another model may serve;
  * - `busy`: 408 or 409: retried, but another model would meet the same;
  * - `model-missing`: `model_not_found` (new-api answers it as a 503): no retry helps, another model may;
+ * - `model-refused`: the model does not take a parameter of the request (`UnsupportedParameterError`):
+ *   no retry helps, another model may take it (docs/models.md);
  * - `quota`: the account is out of credit, whatever the status: nothing helps;
  * - `final`: 400, 401, 403 and any other answer, aborts, bad arguments.
  */
-export type FailureKind = 'connection' | 'unavailable' | 'busy' | 'model-missing' | 'quota' | 'final';
+export type FailureKind = 'connection' | 'unavailable' | 'busy' | 'model-missing' | 'model-refused' | 'quota' | 'final';
 
 /** Statuses that say the request was not served and may be on another try. */
 const busyStatuses: ReadonlySet<number> = new Set([408, 409]);
@@ -27,6 +29,7 @@ const callerStatuses: ReadonlySet<number> = new Set([400, 401, 403]);
 export function failureKind(error: unknown): FailureKind {
   if (error instanceof APIConnectionError) return 'connection';
   if (!(error instanceof APIError)) return 'final';
+  if (error instanceof UnsupportedParameterError) return 'model-refused';
   if (isQuotaError(error)) return 'quota';
   if (callerStatuses.has(error.status)) return 'final';
   if (error.code === 'model_not_found') return 'model-missing';
@@ -40,7 +43,7 @@ export function failureKind(error: unknown): FailureKind {
 export const isRetryable = (kind: FailureKind): boolean => kind === 'connection' || kind === 'unavailable' || kind === 'busy';
 
 /** True for a failure another model may not have. */
-const isModelUnavailable = (kind: FailureKind): boolean => kind === 'connection' || kind === 'unavailable' || kind === 'model-missing';
+const isModelUnavailable = (kind: FailureKind): boolean => kind === 'connection' || kind === 'unavailable' || kind === 'model-missing' || kind === 'model-refused';
 
 /** Everything the decision reads, as plain data. */
 export interface Situation {

@@ -3,7 +3,7 @@ import { createAPIError } from '../error-factory.js';
 import { APITimeoutError, APIUserAbortError, ValidationError, type GatewayError } from '../errors.js';
 import { expandPath } from './path.js';
 import type { CallObserver } from '../telemetry.js';
-import type { CallRequest, CoreConfig, RequestOptions } from '../types.js';
+import type { CallRequest, CoreConfig, RequestOptions, ResponsesRoute } from '../types.js';
 
 /** Why the total-timeout controller was aborted. */
 const TOTAL_TIMED_OUT = Symbol('total timeout');
@@ -45,6 +45,8 @@ export class CallState {
   pauseProbe: string | undefined;
   /** The SDK asked the stream for usage the caller did not (usage/stream-usage.ts): the caller's frames are given back without it. */
   usageAsked = false;
+  /** The models this call sent again after a refusal taught what they take (request/adapt-step.ts): once each. */
+  relearnt: Set<string> | undefined;
   /** A multipart body's files, read once for every model of the call. */
   files: Promise<Record<string, File>> | undefined;
   readonly #deadline: number | undefined;
@@ -135,6 +137,14 @@ export interface PreparedRequest {
   body: string | Blob | undefined;
   /** The base every attempt must go to (a request pinned to a base, or a download's own address). */
   pinned: string | undefined;
+  /** The path it goes to: the call's, or `responses` for a chat request its model takes only there. */
+  path: string;
+  /** The JSON body as sent (adapted to the model), for what a refusal of it teaches (adapt/lessons.ts). */
+  json?: Record<string, unknown> | undefined;
+  /** How the answer of a chat request served through `/v1/responses` is read back in chat shape. */
+  route?: ResponsesRoute | undefined;
+  /** Whether the caller (or telemetry) asked a chat stream for its usage: the route's last chunk. */
+  usage?: boolean | undefined;
 }
 
 /**

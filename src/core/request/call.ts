@@ -2,7 +2,8 @@ import { uuid } from '../../internal/uuid.js';
 import { attempt, joinURL } from './attempt.js';
 import { CallState, type PreparedRequest } from './call-state.js';
 import { checkRequestOptions } from '../check.js';
-import { APITimeoutError, GatewayError, ValidationError } from '../errors.js';
+import { APITimeoutError, GatewayError, UnsupportedParameterError, ValidationError } from '../errors.js';
+import { adaptTo, learnFrom } from './adapt-step.js';
 import type { AttemptInfo } from '../hooks.js';
 import { checkModels } from '../options.js';
 import { recover } from './recovery.js';
@@ -140,18 +141,24 @@ function fallbackModels(config: CoreConfig, request: CallRequest, requested: rea
 async function prepare(call: CallState, model: string | undefined): Promise<PreparedRequest> {
   const { request } = call;
   const swapped = model !== request.model;
-  const json = call.body && swapped ? { ...call.body, model } : call.body;
+  let json = call.body && swapped ? { ...call.body, model } : call.body;
   // Telemetry reads a stream's usage: asked for when the caller did not, and taken out of the caller's frames again.
   const asked = request.stream && call.config.telemetry ? askForUsage(call.path, json) : undefined;
   call.usageAsked = asked !== undefined;
-  const described = { method: request.method, path: call.path, body: asked ?? json, stream: request.stream !== undefined, url: call.url };
+  json = asked ?? json;
+  // A chat request as its model takes it (adapt-step.ts): parameters renamed or left out, or served through /v1/responses.
+  const adapted = request.adapt && model !== undefined && json ? await adaptTo(call, model, json as Record<string, unknown>) : undefined;
+  const path = adapted?.path ?? call.path;
+  const usage = adapted?.route !== undefined && (json as { stream_options?: { include_usage?: unknown } }).stream_options?.include_usage === true;
+  json = adapted?.body ?? json;
+  const described = { method: request.method, path, body: json, stream: request.stream !== undefined, url: call.url };
   call.observer?.request(described);
   const form = request.form ? await encodeForm(call, model) : undefined;
   const body = form ? form.blob : described.body === undefined ? undefined : serialise(described.body);
   // A download URL is its own address: it is never moved to the other base.
   const { pool } = call.config;
   const pinned = call.url === undefined ? request.baseURL : (pool.baseOf(call.url) ?? new URL(call.url).origin);
-  return { model, headers: buildHeaders(call, form?.contentType), body, pinned };
+  return { model, headers: buildHeaders(call, form?.contentType), body, pinned, path, json: request.adapt ? (json as Record<string, unknown>) : undefined, route: adapted?.route, usage };
 }
 
 function serialise(body: unknown): string {
@@ -179,7 +186,7 @@ async function encodeForm(call: CallState, model: string | undefined): Promise<{
  */
 async function sendRequest(call: CallState): Promise<Reply> {
   const { method } = call.request;
-  const { path, url } = call;
+  const { url } = call;
   const { fleet, pool } = call.config;
   // A download is its own address, outside the fleet's bases, quota and budget.
   const concerns = (model: string | undefined) => url === undefined && !fleet.clear(model);
@@ -191,11 +198,13 @@ async function sendRequest(call: CallState): Promise<Reply> {
     if (concerns(model)) progress.baseURL = await beforeAttempt(call, progress.baseURL, model, pinned !== undefined);
     const { baseURL } = progress;
     // An absolute URL (a download) is named without its query, which often holds a signed token.
-    const info: AttemptInfo = { method, url: url === undefined ? joinURL(baseURL, path) : shownURL(url), baseURL, attempt: ++progress.attempts, idempotencyKey: request.headers['idempotency-key'] };
+    const info: AttemptInfo = { method, url: url === undefined ? joinURL(baseURL, request.path) : shownURL(url), baseURL, attempt: ++progress.attempts, idempotencyKey: request.headers['idempotency-key'] };
     const telemetry = call.observer?.attempt(info);
     try {
       const reply = await attempt(call, request, info, telemetry);
       telemetry?.end(reply.response.status);
+      // A chat request served through /v1/responses: the answer in chat shape (a stream's frames are read so, response.ts).
+      if (request.route && reply.data !== undefined && !call.request.stream) reply.data = request.route.reply(reply.data);
       if (concerns(model) || call.tokens > 0) await afterAnswer(call, { base: baseURL, model, data: reply.data });
       call.request.onServed?.(baseURL);
       return { ...reply, model };
@@ -203,7 +212,14 @@ async function sendRequest(call: CallState): Promise<Reply> {
       telemetry?.end(undefined, error);
       // Stopped by the caller or the total timeout: nothing to decide, and no base to blame.
       if (call.signal?.aborted) throw call.stopped(`${info.method} ${info.url}`);
-      const fallback = await recover(call, request, { error, info, progress });
+      // A refusal that names a parameter or an endpoint the model does not take: learnt, and the request adapted and sent again (once).
+      const learnt = await learnFrom(call, request, error, (again) => prepare(call, again));
+      if (learnt !== undefined && !(learnt instanceof UnsupportedParameterError)) {
+        request = learnt;
+        progress = { ...progress, retries: 0, redirects: 0 };
+        continue;
+      }
+      const fallback = await recover(call, request, { error: learnt ?? error, info, progress });
       if (!fallback) continue;
       call.config.events.onModelFallback?.({ from: String(model), to: fallback.fallbackTo, error: fallback.error });
       request = await prepare(call, fallback.fallbackTo);

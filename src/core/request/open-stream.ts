@@ -19,6 +19,7 @@ export async function openEventStream(ctx: AttemptContext, response: Response, c
   if (!response.body) throw new GatewayError(`Response has no body to stream (${where(ctx)}).`);
   const body = response.body.getReader();
   const { call } = ctx;
+  const route = ctx.request.route?.frames(ctx.request.usage === true);
   const reader = new SSEReader(body, {
     // The attempt's signal: its timeout stops a wait for the first content even where a custom
     // fetch's body does not end on abort (the call's own signal is part of it).
@@ -27,8 +28,8 @@ export async function openEventStream(ctx: AttemptContext, response: Response, c
     idleTimeoutMs: call.options.idleTimeout ?? call.config.idleTimeout,
     redactor: call.config.redactor,
     where: where(ctx),
-    terminalEvents: Class.terminalEvents,
-    hasContent: (frame) => Class.hasContent(frame),
+    // A chat stream served through /v1/responses (request/adapt-step.ts) is read as that endpoint's events, each given on as chat chunks.
+    ...(route ? { terminalEvents: route.terminalEvents, hasContent: (frame: unknown) => route.hasContent(frame), translate: (frame: unknown) => route.translate(frame) } : { terminalEvents: Class.terminalEvents, hasContent: (frame: unknown) => Class.hasContent(frame) }),
     observer: call.observer,
     usageAsked: call.usageAsked,
   });

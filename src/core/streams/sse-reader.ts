@@ -25,6 +25,8 @@ export interface SSEOptions {
   /** Event types that end the stream normally; undefined: it ends with `[DONE]`. */
   terminalEvents: readonly string[] | undefined;
   hasContent(frame: unknown): boolean;
+  /** Each frame as the frames the caller reads instead (a chat stream served through /v1/responses); `nextText` gives those. */
+  translate?: ((frame: unknown) => unknown[]) | undefined;
   observer: CallObserver | undefined;
   /** The SDK asked for usage the caller did not: what that adds is taken out of the caller's frames (usage/stream-usage.ts). */
   usageAsked: boolean;
@@ -52,6 +54,8 @@ export class SSEReader implements FrameSource<never> {
   #content = false;
   /** The iterator has finished (normally, by error, or by return()). */
   #closed = false;
+  /** Frames a translated frame made that are not taken yet (`SSEOptions.translate`). */
+  readonly #translated: unknown[] = [];
   /** The JSON text of the last frame taken, as the gateway sent it (`nextText`). */
   #text = '';
   /** An abort that came before anything asked for the next frame: the next read throws it. */
@@ -203,6 +207,8 @@ export class SSEReader implements FrameSource<never> {
 
   /** The next buffered frame as a result, DONE at the end, or undefined when more bytes are needed. Throws for bad frames. */
   #take(): IteratorResult<never> | undefined {
+    const translated = this.#translated.shift();
+    if (translated !== undefined) return this.#given(translated);
     if (this.#ended) return DONE;
     const events = this.#events;
     while (this.#next < events.length) {
@@ -218,6 +224,13 @@ export class SSEReader implements FrameSource<never> {
       if (!this.#content && this.#options.hasContent(frame)) this.#content = true;
       // A terminal frame is handed out, and the stream ends right after it.
       if (this.#options.terminalEvents?.includes((frame as { type?: string } | null)?.type ?? '')) this.#ended = true;
+      if (this.#options.translate) {
+        this.#translated.push(...this.#options.translate(frame));
+        const first = this.#translated.shift();
+        if (first !== undefined) return this.#given(first);
+        if (this.#ended) return DONE;
+        continue;
+      }
       return { done: false, value: frame as never };
     }
     events.length = 0;
@@ -225,6 +238,12 @@ export class SSEReader implements FrameSource<never> {
     if (!this.#eof) return undefined;
     // The body ended without [DONE] or a terminal event: a cut, whatever a proxy made of it.
     throw this.#cut(undefined, `Stream ended before ${this.#options.terminalEvents ? 'its final event' : '[DONE]'} (${this.#options.where}).`);
+  }
+
+  /** A translated frame, handed out as the frame it stands for (its text is what a cache keeps). */
+  #given(frame: unknown): IteratorResult<never> {
+    this.#text = JSON.stringify(frame);
+    return { done: false, value: frame as never };
   }
 
   /** Reads until a frame (or the end) is ready; the frame is handed out by the caller of this. */

@@ -80,7 +80,9 @@ describe('reasoningRuleFor: the client’s rules first', () => {
     expect(reasoningRuleFor('deepseek-reasoner', rules)).toEqual(never);
     expect(reasoningRuleFor('my-model', rules)).toEqual({ send: 'tool-calls', field: 'reasoning' });
     expect(reasoningRuleFor('my-deep-thinker', rules)).toEqual(always);
-    expect(reasoningRuleFor('gpt-4o', rules)).toEqual(toolCalls);
+    // '*' covers what nothing more specific does, the built-in table included (0.4 let it override the table).
+    expect(reasoningRuleFor('gpt-4o', rules)).toEqual(never);
+    expect(reasoningRuleFor('acme-model', rules)).toEqual(toolCalls);
   });
 
   it('falls back to the table when no rule matches, and matches ids exactly (case included)', () => {

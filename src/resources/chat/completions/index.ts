@@ -20,6 +20,13 @@ import type { DefinedTool } from './structured.js';
 import { wireBody } from './wire-body.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './types.js';
 
+/**
+ * A chat request is adapted to each model it goes to (core/request/adapt-step.ts); a model
+ * that answers only on /v1/responses is served there by this route, loaded with the first
+ * such request: a chat app whose models answer on chat/completions never carries it.
+ */
+const adapt = { responses: () => import('./responses-route.js').then((route) => route.responsesRoute) };
+
 /** `client.chat.completions` */
 export class ChatCompletions extends APIResource {
   /**
@@ -36,7 +43,7 @@ export class ChatCompletions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
-    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ChatCompletionStream, cache: 'whole' }, options);
+    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ChatCompletionStream, cache: 'whole', adapt }, options);
   }
 
   /**
@@ -60,7 +67,7 @@ export class ChatCompletions extends APIResource {
   parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>, PartialOf<P>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ParsedChatCompletionStream> {
     const map = (data: unknown) => parseCompletion(data as ChatCompletion, body);
-    return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ParsingChatCompletionStream, streamParams: body, map, cache: 'whole' }, options) as
+    return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ParsingChatCompletionStream, streamParams: body, map, cache: 'whole', adapt }, options) as
       | APIPromise<ParsedChatCompletion>
       | APIPromise<ParsedChatCompletionStream>;
   }

@@ -86,20 +86,22 @@ export const reasoningTable: readonly ReasoningEntry[] = [
 export const DEFAULT_REASONING_RULE: ResolvedReasoningRule = never;
 
 /**
- * How `model` takes its reasoning back: the client's `reasoningRules` first (an exact id,
- * then the longest prefix ending in `*`; case-sensitive, as ids are sent), then the table
- * (by the id's last path segment, any case), then {@link DEFAULT_REASONING_RULE}.
+ * How `model` takes its reasoning back: the client's rules first (`modelRules[id].reasoning`
+ * and `reasoningRules`: an exact id, then the longest prefix ending in `*`; case-sensitive, as
+ * ids are sent), then the table (by the id's last path segment, any case), then the client's
+ * `'*'` rule (it covers what nothing more specific does), then {@link DEFAULT_REASONING_RULE}.
  * @example reasoningRuleFor('deepseek-reasoner') // { send: 'always', field: 'reasoning_content' }
  */
 export function reasoningRuleFor(model: string, rules: Readonly<Record<string, ResolvedReasoningRule>> = {}): ResolvedReasoningRule {
   let prefix: string | undefined;
   for (const key of Object.keys(rules)) {
     if (key === model) return rules[key] as ResolvedReasoningRule;
+    if (key === '*') continue;
     if (key.endsWith('*') && model.startsWith(key.slice(0, -1)) && (prefix === undefined || key.length > prefix.length)) prefix = key;
   }
   if (prefix !== undefined) return rules[prefix] as ResolvedReasoningRule;
-  const id = (model.split('/').pop() ?? '').toLowerCase();
-  return reasoningTable.find((entry) => entry.pattern.test(id))?.rule ?? DEFAULT_REASONING_RULE;
+  const id = lastSegment(model);
+  return reasoningTable.find((entry) => entry.pattern.test(id))?.rule ?? rules['*'] ?? DEFAULT_REASONING_RULE;
 }
 
 /** An assistant turn as a reply (`ChatCompletionMessage`) or a param has it. */

@@ -2,6 +2,8 @@ import { createAPIError } from '../../../core/error-factory.js';
 import { GatewayError } from '../../../core/errors.js';
 import { isRecord } from '../../../internal/is-record.js';
 import { Redactor } from '../../../internal/redact.js';
+import type { ResponsesRoute } from '../../../core/types.js';
+import { ResponseStream } from '../../responses/stream.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionChunkToolCall, ChatCompletionFinishReason, ChatCompletionMessageToolCall, CompletionUsage } from './types.js';
 
 // Chat callers of models that answer only on /v1/responses (o1-pro, o3-pro, codex): the
@@ -358,3 +360,22 @@ export class ChatChunksFromResponseEvents {
     return chunks;
   }
 }
+
+/**
+ * How the request path serves a chat request for a model that answers only on
+ * `/v1/responses` (core/request/adapt-step.ts): the body converted, the answer and the
+ * stream's events read back as chat. Loaded with the first such request.
+ */
+export const responsesRoute: ResponsesRoute = {
+  request: toResponsesRequest,
+  reply: (data) => toChatCompletion(data),
+  frames(usage) {
+    const chunks = new ChatChunksFromResponseEvents();
+    return {
+      terminalEvents: ResponseStream.terminalEvents,
+      hasContent: (event) => ResponseStream.hasContent(event),
+      // The last, usage-only chunk is a chat stream's only when its caller (or telemetry) asked for it.
+      translate: (event) => chunks.push(event).filter((chunk) => usage || chunk.choices.length > 0),
+    };
+  },
+};

@@ -1,0 +1,52 @@
+import { APIError } from '../errors.js';
+import type { ModelParamRules } from './model-rules.js';
+
+// What a gateway's refusal says a model does not take, read from its words. The vendors'
+// texts are quoted in testing/family-errors.ts with their sources; gateways pass them on
+// inside their own wrapping (new-api's "(request id: …)", LiteLLM's "OpenAIException - …",
+// OpenRouter's metadata.raw, which the error's message quotes), so the patterns look inside
+// the whole message. A lesson names only a parameter the request actually carried.
+
+/** One thing a refusal taught about a model: a parameter it does not take (or takes under another name), or its endpoint. */
+export type Lesson = { param: string; rule: string } | { endpoint: 'responses' };
+
+/** Statuses a refusal of a parameter or an endpoint comes with (OpenAI answers 404 to a model without tools and to a responses-only model). */
+const REFUSALS: ReadonlySet<number> = new Set([400, 404, 422]);
+
+const PATTERNS: ReadonlyArray<{ re: RegExp; lesson: (m: RegExpMatchArray) => Lesson }> = [
+  // "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."
+  { re: /Unsupported parameter: '([\w.]+)' is not supported with this model\.(?:\s*Use '([\w.]+)' instead)?/, lesson: (m) => ({ param: m[1] as string, rule: m[2] ?? 'unsupported' }) },
+  // "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported."
+  { re: /Unsupported value: '([\w.]+)' does not support/, lesson: (m) => ({ param: m[1] as string, rule: 'unsupported' }) },
+  // "Unrecognized request argument supplied: foo"
+  { re: /Unrecognized request arguments? supplied: ([\w.]+)/, lesson: (m) => ({ param: m[1] as string, rule: 'unsupported' }) },
+  // o1-mini: "tools is not supported in this model."; DeepSeek-R1: "deepseek-reasoner does not support Function Calling"
+  { re: /\btools is not supported in this model|does not support Function Calling/i, lesson: () => ({ param: 'tools', rule: 'unsupported' }) },
+  // "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
+  { re: /'response_format' of type 'json_schema' is not supported/, lesson: () => ({ param: 'response_format', rule: 'unsupported' }) },
+  // "This is not a chat model and thus not supported in the v1/chat/completions endpoint."; "This model is only supported in v1/responses …"
+  { re: /not a chat model and thus not supported in the v1\/chat\/completions|only supported in v1\/responses/, lesson: () => ({ endpoint: 'responses' }) },
+];
+
+/**
+ * What `error` says `body`'s model does not take, or undefined when it says nothing of the
+ * kind (or names a parameter the request did not carry: then the words were about something else).
+ */
+export function lessonOf(error: unknown, body: Readonly<Record<string, unknown>>): Lesson | undefined {
+  if (!(error instanceof APIError) || !REFUSALS.has(error.status)) return undefined;
+  for (const { re, lesson } of PATTERNS) {
+    const found = error.message.match(re);
+    if (!found) continue;
+    const taught = lesson(found);
+    if ('endpoint' in taught || Object.hasOwn(body, taught.param)) return taught;
+  }
+  // An OpenAI-style code that names the parameter, whatever the words.
+  if ((error.code === 'unsupported_parameter' || error.code === 'unsupported_value') && error.param && Object.hasOwn(body, error.param)) return { param: error.param, rule: 'unsupported' };
+  return undefined;
+}
+
+/** A lesson added to what was learnt of a model before. */
+export function withLesson(learnt: ModelParamRules | undefined, lesson: Lesson): ModelParamRules {
+  if ('endpoint' in lesson) return { ...learnt, endpoint: lesson.endpoint };
+  return { ...learnt, params: { ...learnt?.params, [lesson.param]: lesson.rule } };
+}
