@@ -95,6 +95,15 @@ export class ChatCompletions extends APIResource {
   }
 
   /**
+   * @internal A chat completion sent exactly as given, for the `probe` command, which measures
+   * what a model takes: no model rule renames, drops or reroutes anything, and nothing learnt
+   * from its refusals.
+   */
+  _createAsSent(body: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion> {
+    return this._post<ChatCompletion>('chat/completions', { body, schema, cache: 'whole' }, { ...options, cache: 'bypass' });
+  }
+
+  /**
    * @internal This client's `reasoningRules` (its overrides of the table of
    * docs/chat.md#reasoning-models), for the AI SDK provider, which builds assistant turns from
    * a prompt with `reasoningRuleFor` and `prepareAssistantTurn` of reasoning.ts.
