@@ -37,7 +37,7 @@ export interface FleetCall {
 }
 
 /** The record of what the gateway taught about a model. */
-const LEARNED = (model: string | undefined): RecordName => ['learned', undefined, model ?? ''];
+const LEARNED = (model: string | undefined): RecordName => ['learned', '', model ?? ''];
 
 /** How long a quota stays refused after the gateway said it ran out, when failoverCooldown is 0. */
 const QUOTA_RECHECK_MS = 30_000;

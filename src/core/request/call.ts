@@ -191,7 +191,7 @@ async function sendRequest(call: CallState): Promise<Reply> {
   // A download is its own address, outside the fleet's bases, quota and budget.
   const concerns = (model: string | undefined) => url === undefined && !fleet.clear(model);
   if (concerns(call.request.model)) await admit(call, call.request.model);
-  let request = await prepare(call, call.request.model);
+  let request = await prepareFor(call, call.request.model);
   let progress = { baseURL: request.pinned ?? (concerns(request.model) ? await firstBase(call, request.model) : pool.main), retries: 0, redirects: 0, attempts: 0 };
   for (;;) {
     const { model, pinned } = request;
@@ -222,8 +222,26 @@ async function sendRequest(call: CallState): Promise<Reply> {
       const fallback = await recover(call, request, { error: learnt ?? error, info, progress });
       if (!fallback) continue;
       call.config.events.onModelFallback?.({ from: String(model), to: fallback.fallbackTo, error: fallback.error });
-      request = await prepare(call, fallback.fallbackTo);
+      request = await prepareFor(call, fallback.fallbackTo);
       progress = { baseURL: request.pinned ?? (concerns(request.model) ? await firstBase(call, request.model) : pool.main), retries: 0, redirects: 0, attempts: 0 };
+    }
+  }
+}
+
+/**
+ * A model's request, ready to send; one its model's rules refuse before sending
+ * (UnsupportedParameterError) moves the call on to its next fallback model, as the gateway's
+ * own refusal would (decide.ts), and is thrown when none is left.
+ */
+async function prepareFor(call: CallState, model: string | undefined): Promise<PreparedRequest> {
+  for (;;) {
+    try {
+      return await prepare(call, model);
+    } catch (error) {
+      const next = error instanceof UnsupportedParameterError ? call.models.shift() : undefined;
+      if (next === undefined) throw error;
+      call.config.events.onModelFallback?.({ from: String(model), to: next, error: error as UnsupportedParameterError });
+      model = next;
     }
   }
 }

@@ -1,6 +1,7 @@
 import { excerpt } from '../../../core/error-factory.js';
 import { GatewayError } from '../../../core/errors.js';
 import { Stream } from '../../../core/streams/stream.js';
+import { isRecord } from '../../../internal/is-record.js';
 import { ReasoningAccumulator } from './reasoning-fields.js';
 import { TextBuffer } from './text-buffer.js';
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionChunk, ChatCompletionChunkChoice, ChatCompletionChunkToolCall, ChatCompletionMessageToolCall } from './types.js';
@@ -173,8 +174,7 @@ function markCut(choice: ChatCompletionChoice): ChatCompletionChoice {
 /** Whole arguments: a JSON object (`"12"` parses, but a call's arguments are an object cut short). */
 function isArguments(text: string): boolean {
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    return isRecord(JSON.parse(text));
   } catch {
     return false;
   }

@@ -1,0 +1,228 @@
+import { describe, expect, it } from 'vitest';
+import { Gateway, memoryStore, UnsupportedParameterError, ValidationError, type AdaptInfo, type GatewayOptions, type Store } from '../../../src/index.js';
+import { createMockGateway, strictModels } from '../../../src/testing/index.js';
+
+// modelRules on the request path, against the strict catalogue: each model gets the request it
+// takes (built in, the client's rules, what the gateway's 400s taught), or a refusal before sending.
+
+const ask = { messages: [{ role: 'user' as const, content: 'Say OK' }] };
+/** Ids no built-in rule knows, in the families that refuse parameters and endpoints. */
+const unknownIds = [
+  { id: 'acme-reasoner', owned_by: 'acme', kind: 'chat' as const, family: 'openai-reasoning' as const },
+  { id: 'acme-pro', owned_by: 'acme', kind: 'chat' as const, family: 'openai-pro' as const },
+  { id: 'acme-chat', owned_by: 'acme', kind: 'chat' as const },
+];
+
+function setup(options: GatewayOptions = {}, mock = createMockGateway({ models: [...strictModels, ...unknownIds] })) {
+  const adapted: AdaptInfo[] = [];
+  const client = new Gateway({ apiKey: 'test-key', baseURL: 'http://mock.local/v1', fetch: mock.fetch, maxRetries: 0, onAdapt: (e) => adapted.push(e), ...options });
+  const sent = () => mock.requests.map((r) => ({ path: r.path, body: r.body as Record<string, unknown> }));
+  return { mock, client, adapted, sent };
+}
+
+describe('built-in rules', () => {
+  it('renames max_tokens for the gpt-5 family and says so', async () => {
+    const { client, adapted, sent } = setup();
+    const done = await client.chat.completions.create({ model: 'gpt-5-mini', ...ask, max_tokens: 20 });
+    expect(done.choices[0]?.message.content).toBeTruthy();
+    expect(sent()).toHaveLength(1);
+    expect(sent()[0]?.body).toMatchObject({ max_completion_tokens: 20 });
+    expect(sent()[0]?.body).not.toHaveProperty('max_tokens');
+    expect(adapted).toEqual([expect.objectContaining({ model: 'gpt-5-mini', param: 'max_tokens', action: 'renamed', to: 'max_completion_tokens', source: 'built-in' })]);
+  });
+
+  it('leaves out a default temperature, and refuses another before sending, naming the rule that allows it', async () => {
+    const { client, sent } = setup();
+    await client.chat.completions.create({ model: 'o3', ...ask, temperature: 1 });
+    expect(sent()[0]?.body).not.toHaveProperty('temperature');
+    const error = await client.chat.completions.create({ model: 'o3', ...ask, temperature: 0.2 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedParameterError);
+    expect(error).toMatchObject({ model: 'o3', param: 'temperature', status: 400 });
+    expect((error as UnsupportedParameterError).allowedBy).toBe(`{ "o3": { params: { "temperature": 'drop' } } }`);
+    expect((error as Error).message).toContain("modelRules: { \"o3\": { params: { temperature: 'drop' } } }");
+    expect(sent()).toHaveLength(1);
+  });
+
+  it('serves a responses-only model through /v1/responses, in chat shape, streamed too', async () => {
+    const { client, adapted, sent } = setup();
+    const done = await client.chat.completions.create({ model: 'o3-pro', ...ask, max_tokens: 30 });
+    expect(done).toMatchObject({ object: 'chat.completion', model: 'o3-pro', choices: [{ message: { role: 'assistant', content: 'You said: Say OK' }, finish_reason: 'stop' }] });
+    expect(sent()[0]).toMatchObject({ path: 'responses', body: { model: 'o3-pro', max_output_tokens: 30, input: [{ role: 'user', content: 'Say OK' }] } });
+    expect(adapted.at(-1)).toMatchObject({ action: 'rerouted', to: 'responses', source: 'built-in' });
+    const stream = await client.chat.completions.create({ model: 'gpt-5-codex', ...ask, stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('You said: Say OK');
+    expect((await stream.finalChatCompletion()).choices[0]?.finish_reason).toBe('stop');
+    expect(sent().map((r) => r.path)).toEqual(['responses', 'responses']);
+  });
+
+  it('a responses-only model through asResponse() is refused before sending (its body would not be chat’s)', async () => {
+    const { client, sent } = setup();
+    await expect(client.chat.completions.create({ model: 'o3-pro', ...ask }).asResponse()).rejects.toThrow(ValidationError);
+    expect(sent()).toHaveLength(0);
+  });
+
+  it('a model no rule concerns goes as it is, and onAdapt hears nothing', async () => {
+    const { client, adapted, sent } = setup();
+    await client.chat.completions.create({ model: 'deepseek-chat', ...ask, max_tokens: 5, temperature: 0.3 });
+    expect(sent()[0]?.body).toMatchObject({ max_tokens: 5, temperature: 0.3 });
+    expect(adapted).toEqual([]);
+  });
+});
+
+describe("the client's modelRules", () => {
+  it('a drop that changes the request is made only where the user says so', async () => {
+    const { client, adapted, sent } = setup({ modelRules: { 'gpt-5*': { params: { temperature: 'drop' } } } });
+    await client.chat.completions.create({ model: 'gpt-5', ...ask, temperature: 0.2, max_tokens: 9 });
+    // The user's entry names temperature; the built-in rename of max_tokens still applies.
+    expect(sent()[0]?.body).toMatchObject({ max_completion_tokens: 9 });
+    expect(sent()[0]?.body).not.toHaveProperty('temperature');
+    expect(adapted.map((e) => [e.param, e.action, e.source])).toEqual([
+      ['temperature', 'dropped', 'rule'],
+      ['max_tokens', 'renamed', 'built-in'],
+    ]);
+  });
+
+  it('the most specific entry wins; "*" covers only what nothing more specific does', async () => {
+    const { client, sent } = setup({
+      modelRules: {
+        '*': { params: { max_tokens: 'drop' } },
+        'acme-*': { params: { seed: 'drop' } },
+        'acme-chat': { params: { seed: 'unsupported' } },
+      },
+    });
+    await client.chat.completions.create({ model: 'gpt-5', ...ask, max_tokens: 3 });
+    expect(sent()[0]?.body).toMatchObject({ max_completion_tokens: 3 }); // built-in beats '*'
+    await client.chat.completions.create({ model: 'acme-chat', ...ask, max_tokens: 3 });
+    expect(sent()[1]?.body).not.toHaveProperty('max_tokens'); // '*' where nothing else names it
+    await expect(client.chat.completions.create({ model: 'acme-chat', ...ask, seed: 7 })).rejects.toThrow(UnsupportedParameterError);
+    expect(sent()).toHaveLength(2);
+  });
+
+  it('endpoint: "responses" reroutes any model', async () => {
+    const { client, sent } = setup({ modelRules: { 'acme-chat': { endpoint: 'responses' } } });
+    await client.chat.completions.create({ model: 'acme-chat', ...ask });
+    expect(sent()[0]?.path).toBe('responses');
+  });
+
+  it('a chat parameter with no /v1/responses equivalent refuses a rerouted call before sending', async () => {
+    const { client, sent } = setup();
+    const error = await client.chat.completions.create({ model: 'o3-pro', ...ask, stop: ['x'] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'UnsupportedParameterError', param: 'stop', model: 'o3-pro' });
+    expect(sent()).toHaveLength(0);
+  });
+
+  it.for([
+    [{ 'gpt-5': 'x' }, 'modelRules.gpt-5'],
+    [{ 'gpt-5': { params: { temperature: 'ignore me' } } }, 'modelRules.gpt-5.params.temperature'],
+    [{ 'gpt-5': { params: { model: 'drop' } } }, 'modelRules.gpt-5.params.model'],
+    [{ 'gpt-5': { endpoint: 'messages' } }, 'modelRules.gpt-5.endpoint'],
+    [{ 'gpt-5': { parms: {} } }, 'modelRules.gpt-5.parms'],
+    [{ 'gpt-*-mini': {} }, 'modelRules.gpt-*-mini'],
+    [{ 'gpt-5': { reasoning: { send: 'sometimes' } } }, 'modelRules.gpt-5.reasoning.send'],
+  ] as const)('%j is refused at construction (%s)', ([modelRules, field]) => {
+    const make = () => new Gateway({ apiKey: 'k', baseURL: 'http://mock.local/v1', modelRules: modelRules as never });
+    expect(make).toThrow(ValidationError);
+    expect(make).toThrow(field);
+  });
+
+  it('reasoningRules stays an alias of modelRules[id].reasoning; modelRules wins the same key', async () => {
+    const client = new Gateway({
+      apiKey: 'k',
+      baseURL: 'http://mock.local/v1',
+      reasoningRules: { 'my-vllm/*': { send: 'never' }, 'other/*': { send: 'always' } },
+      modelRules: { 'my-vllm/*': { reasoning: { send: 'tool-calls', field: 'reasoning' } } },
+    });
+    expect(client.chat.completions._reasoningRules()).toEqual({ 'my-vllm/*': { send: 'tool-calls', field: 'reasoning' }, 'other/*': { send: 'always', field: 'reasoning_content' } });
+  });
+});
+
+describe('learnt from the gateway', () => {
+  it('a refused max_tokens is renamed and sent again once; the next call meets no 400', async () => {
+    const { client, adapted, sent } = setup();
+    const done = await client.chat.completions.create({ model: 'acme-reasoner', ...ask, max_tokens: 12 });
+    expect(done.choices[0]?.message.content).toBeTruthy();
+    expect(sent().map((r) => Object.keys(r.body).filter((k) => k.startsWith('max')))).toEqual([['max_tokens'], ['max_completion_tokens']]);
+    expect(adapted).toEqual([expect.objectContaining({ param: 'max_tokens', action: 'renamed', source: 'learned' })]);
+    await client.chat.completions.create({ model: 'acme-reasoner', ...ask, max_tokens: 12 });
+    expect(sent()).toHaveLength(3);
+    expect(sent()[2]?.body).toHaveProperty('max_completion_tokens', 12);
+  });
+
+  it('a refused non-default temperature is not dropped: UnsupportedParameterError with the gateway’s words, and the next call is refused unsent', async () => {
+    const { client, sent } = setup();
+    const error = await client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 0.2 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedParameterError);
+    expect(error).toMatchObject({ model: 'acme-reasoner', param: 'temperature', status: 400 });
+    expect((error as Error).message).toContain("Unsupported value: 'temperature' does not support 0.2");
+    expect(sent()).toHaveLength(1);
+    await expect(client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 0.2 })).rejects.toThrow(UnsupportedParameterError);
+    expect(sent()).toHaveLength(1);
+    // Its default is left out, and the call goes.
+    await client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 1 });
+    expect(sent()[1]?.body).not.toHaveProperty('temperature');
+  });
+
+  it('such a refusal moves the call to the next fallback model', async () => {
+    const { client, sent } = setup({ fallbackModels: { 'acme-reasoner': ['deepseek-chat'] } });
+    const done = await client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 0.2 });
+    expect(done.model).toBe('deepseek-chat');
+    expect(sent().map((r) => r.body.model)).toEqual(['acme-reasoner', 'deepseek-chat']);
+    expect(sent()[1]?.body).toHaveProperty('temperature', 0.2);
+    // Known now: refused before sending, straight to the fallback.
+    await client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 0.2 });
+    expect(sent().map((r) => r.body.model)).toEqual(['acme-reasoner', 'deepseek-chat', 'deepseek-chat']);
+  });
+
+  it('a 404 "not a chat model" reroutes to /v1/responses and stays learnt', async () => {
+    const { client, sent } = setup();
+    const done = await client.chat.completions.create({ model: 'acme-pro', ...ask });
+    expect(done.choices[0]?.message.content).toBe('You said: Say OK');
+    await client.chat.completions.create({ model: 'acme-pro', ...ask });
+    expect(sent().map((r) => r.path)).toEqual(['chat/completions', 'responses', 'responses']);
+  });
+
+  it('through a store, the fleet pays a refusal once: another client never meets it', async () => {
+    const store = memoryStore();
+    const mock = createMockGateway({ models: [...strictModels, ...unknownIds] });
+    const a = setup({ store }, mock);
+    const b = setup({ store }, mock);
+    await a.client.chat.completions.create({ model: 'acme-reasoner', ...ask, max_tokens: 4 });
+    await b.client.chat.completions.create({ model: 'acme-reasoner', ...ask, max_tokens: 4 });
+    expect(mock.requests.map((r) => (r.body as Record<string, unknown>).max_tokens !== undefined)).toEqual([true, false, false]);
+    expect(b.adapted).toEqual([expect.objectContaining({ source: 'learned', action: 'renamed' })]);
+  });
+
+  it.for(['null', '{}', '"x"', '{"v":1,"params":{"temperature":"drop"}}', '{"v":1,"params":{"model":"unsupported"}}', '{"v":2,"params":{}}', '{"v":1,"params":[]}', 'not json'])(
+    'a learnt record read back as %s is ignored, never trusted',
+    async (text) => {
+      const inner = memoryStore();
+      // Every learnt record reads back as `text`.
+      const store: Store = { ...inner, get: async (keys) => (await inner.get(keys)).map((v, i) => (keys[i]?.includes(':learned') ? text : v)), set: inner.set.bind(inner), delete: inner.delete.bind(inner), take: inner.take.bind(inner) };
+      const { client, sent } = setup({ store });
+      await client.chat.completions.create({ model: 'deepseek-chat', ...ask, temperature: 0.2, max_tokens: 3 });
+      expect(sent()[0]?.body).toMatchObject({ temperature: 0.2, max_tokens: 3 });
+    },
+  );
+
+  it.for([
+    ['a parameter the request did not carry', { message: "Unsupported parameter: 'seed' is not supported with this model.", type: 'invalid_request_error', param: 'seed', code: 'unsupported_parameter' }],
+    ['something else', { message: "Invalid 'messages[0].content': string too long.", type: 'invalid_request_error', param: 'messages', code: null }],
+  ] as const)('a 400 about %s teaches nothing and is not sent again', async ([, error]) => {
+    const { mock, client, sent } = setup();
+    mock.inject({ type: 'status', status: 400, body: { error } });
+    await expect(client.chat.completions.create({ model: 'deepseek-chat', ...ask, temperature: 0.5 })).rejects.toThrow(error.message);
+    await client.chat.completions.create({ model: 'deepseek-chat', ...ask, temperature: 0.5 });
+    expect(sent()).toHaveLength(2);
+    expect(sent().at(-1)?.body).toHaveProperty('temperature', 0.5);
+  });
+
+  it('the debug log says what was changed and why', async () => {
+    const lines: string[] = [];
+    const logger = { error: () => {}, warn: () => {}, info: () => {}, debug: (line: string) => lines.push(line) };
+    const { client } = setup({ logLevel: 'debug', logger });
+    await client.chat.completions.create({ model: 'gpt-5', ...ask, max_tokens: 3 });
+    expect(lines.some((l) => l.includes('adapted the request: gpt-5 takes max_completion_tokens instead of max_tokens'))).toBe(true);
+  });
+});
