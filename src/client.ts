@@ -87,6 +87,8 @@ export interface GatewayOptions {
    */
   telemetry?: Telemetry | undefined;
   /**
+   * @deprecated Since 0.5: `modelRules: { [id]: { reasoning } }`, which this stays an alias of
+   * (an entry of `modelRules` wins the same key).
    * How `runTools` sends a reasoning model's reasoning back on later turns, per model id or
    * per prefix ending in `*`, over the built-in table (docs/chat.md#reasoning-models). An
    * exact id wins over a prefix, a longer prefix over a shorter; `'*'` alone covers every
@@ -236,7 +238,7 @@ export class Gateway implements APIClient {
     this.backupBaseURL = backupBaseURL?.trim() ? checkBaseURL('backupBaseURL', backupBaseURL) : undefined;
     this.maxRetries = options.maxRetries ?? defaults.maxRetries;
     this.timeout = options.timeout ?? defaults.timeout;
-    const { events, log } = resolveEvents(options.hooks, options.logLevel, options.logger, redactor, options.onAdapt);
+    const { events, log } = resolveEvents({ hooks: options.hooks, onAdapt: options.onAdapt }, options.logLevel, options.logger, redactor);
     const pool = new BaseURLPool(this.baseURL, this.backupBaseURL);
     const inherited = inheriting;
     inheriting = undefined;

@@ -211,9 +211,16 @@ export class UnsupportedParameterError extends BadRequestError {
     super(init);
     this.model = init.model;
     this.param = init.param;
-    this.allowedBy = `{ ${JSON.stringify(init.model)}: { params: { ${JSON.stringify(init.param)}: 'drop' } } }`;
+    this.allowedBy = allowingRule(init.model, init.param);
   }
 }
+
+/** The `modelRules` value, as code, that lets the client leave `param` out for `model`. */
+export function allowingRule(model: string, param: string): string {
+  const quote = (text: string) => `'${text.replace(/['\\]/g, '\\$&')}'`;
+  return `{ ${quote(model)}: { params: { ${/^[A-Za-z_$][\w$]*$/.test(param) ? param : quote(param)}: 'drop' } } }`;
+}
+
 /** 401: missing or invalid API key (`invalid_api_key`). */
 export class AuthenticationError extends APIError {
   static override readonly kind = 'AuthenticationError';

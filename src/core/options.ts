@@ -71,7 +71,8 @@ export function resolveRetry(options: RetryOptions | undefined): RetryPacing {
  * The events of every call (the user's hooks first, then the logger at its level), and a
  * line logger at the same level for what is not a call's event (the store's outages).
  */
-export function resolveEvents(hooks: GatewayHooks | undefined, logLevel: LogLevel | undefined, logger: Logger | undefined, redactor: Redactor, onAdapt?: unknown): { events: CoreEvents; log: LineLogger } {
+export function resolveEvents(listeners: { hooks: GatewayHooks | undefined; onAdapt: unknown }, logLevel: LogLevel | undefined, logger: Logger | undefined, redactor: Redactor): { events: CoreEvents; log: LineLogger } {
+  const { hooks, onAdapt } = listeners;
   checkHooks(hooks);
   if (onAdapt !== undefined && typeof onAdapt !== 'function') throw new ValidationError('onAdapt', 'must be a function');
   const fromEnv = logLevel === undefined ? readEnv('GATEWAY_LOG') : undefined;

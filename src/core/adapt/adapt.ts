@@ -1,4 +1,4 @@
-import { UnsupportedParameterError, type APIError } from '../errors.js';
+import { allowingRule, UnsupportedParameterError, type APIError } from '../errors.js';
 import { PARAM_DEFAULTS, type ResolvedModel, type ResolvedParam, type RuleSource } from './model-rules.js';
 
 // Before a chat request is sent to a model: each parameter the model's rule names is renamed,
@@ -49,7 +49,7 @@ export function adaptParams(model: string, body: Record<string, unknown>, resolv
       changes.push({ model, param, action: 'dropped', source: rule.source, reason: `${model} is sent without ${param} (${by})` });
     } else if (rule.rule === 'unsupported') {
       const isDefault = value === null || value === undefined || (Object.hasOwn(PARAM_DEFAULTS, param) && PARAM_DEFAULTS[param] === value) || (Array.isArray(value) && value.length === 0);
-      if (!isDefault) throw refusal(model, param, value, by, url);
+      if (!isDefault) throw refusal(model, { param, value }, by, url);
       changes.push({ model, param, action: 'dropped', source: rule.source, reason: `${model} does not take ${param}; ${JSON.stringify(value)} is its default (${by})` });
     } else {
       // A rename the body already made (both names given) keeps the caller's value of the new name.
@@ -67,7 +67,7 @@ export function adaptParams(model: string, body: Record<string, unknown>, resolv
 const ruleName = (rule: Pick<ResolvedParam, 'source' | 'key'>): string =>
   rule.source === 'rule' ? `modelRules['${rule.key}']` : rule.source === 'learned' ? 'learnt from the gateway' : `built-in rule ${rule.key}`;
 
-function refusal(model: string, param: string, value: unknown, by: string, url: string): UnsupportedParameterError {
+function refusal(model: string, { param, value }: { param: string; value: unknown }, by: string, url: string): UnsupportedParameterError {
   const shown = JSON.stringify(value)?.slice(0, 80) ?? String(value);
   const fallback = Object.hasOwn(PARAM_DEFAULTS, param) ? ` (only its default, ${JSON.stringify(PARAM_DEFAULTS[param])})` : '';
   return unsupportedParameter(model, param, `${model} does not take ${param} ${shown}${fallback} (${by}); nothing was sent`, url);
@@ -75,7 +75,7 @@ function refusal(model: string, param: string, value: unknown, by: string, url: 
 
 /** The error for a parameter `model` does not take, before anything is sent; the message says which rule would drop it. */
 export function unsupportedParameter(model: string, param: string, why: string, url: string): UnsupportedParameterError {
-  const message = `${why}. Leaving it out changes the request: to allow it, add modelRules: { ${JSON.stringify(model)}: { params: { ${param}: 'drop' } } }`;
+  const message = `${why}. Leaving it out changes the request: to allow it, add modelRules: ${allowingRule(model, param)}`;
   return new UnsupportedParameterError({
     status: 400,
     error: { message, type: 'invalid_request_error', code: 'unsupported_parameter', param },
@@ -98,7 +98,7 @@ export function refusedByGateway(error: APIError, model: string, param: string):
     status: error.status,
     error: error.error,
     headers: error.headers,
-    message: `${error.message} The gateway refused ${param} for ${model} (learnt: the fleet leaves it out where that keeps the request's meaning). To send the request without it, add modelRules: { ${JSON.stringify(model)}: { params: { ${param}: 'drop' } } }`,
+    message: `${error.message} The gateway refused ${param} for ${model} (learnt: the fleet leaves it out where that keeps the request's meaning). To send the request without it, add modelRules: ${allowingRule(model, param)}`,
     code: error.code,
     type: error.type,
     param,

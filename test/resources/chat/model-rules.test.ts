@@ -38,8 +38,8 @@ describe('built-in rules', () => {
     const error = await client.chat.completions.create({ model: 'o3', ...ask, temperature: 0.2 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedParameterError);
     expect(error).toMatchObject({ model: 'o3', param: 'temperature', status: 400 });
-    expect((error as UnsupportedParameterError).allowedBy).toBe(`{ "o3": { params: { "temperature": 'drop' } } }`);
-    expect((error as Error).message).toContain("modelRules: { \"o3\": { params: { temperature: 'drop' } } }");
+    expect((error as UnsupportedParameterError).allowedBy).toBe(`{ 'o3': { params: { temperature: 'drop' } } }`);
+    expect((error as Error).message).toContain("modelRules: { 'o3': { params: { temperature: 'drop' } } }");
     expect(sent()).toHaveLength(1);
   });
 
