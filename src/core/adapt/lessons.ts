@@ -10,9 +10,6 @@ import type { ModelParamRules } from './model-rules.js';
 /** One thing a refusal taught about a model: a parameter it does not take (or takes under another name), or its endpoint. */
 export type Lesson = { param: string; rule: string } | { endpoint: 'responses' };
 
-/** Statuses a refusal of a parameter or an endpoint comes with (OpenAI answers 404 to a model without tools and to a responses-only model). */
-const REFUSALS: ReadonlySet<number> = new Set([400, 404, 422]);
-
 const PATTERNS: ReadonlyArray<{ re: RegExp; lesson: (m: RegExpMatchArray) => Lesson }> = [
   // "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."
   { re: /Unsupported parameter: '([\w.]+)' is not supported with this model\.(?:\s*Use '([\w.]+)' instead)?/, lesson: (m) => ({ param: m[1] as string, rule: m[2] ?? 'unsupported' }) },
@@ -29,11 +26,11 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; lesson: (m: RegExpMatchArray) => Les
 ];
 
 /**
- * What `error` says `body`'s model does not take, or undefined when it says nothing of the
+ * What `error` (a 400, 404 or 422: request/adapt-step.ts looks no further otherwise) says `body`'s model does not take, or undefined when it says nothing of the
  * kind (or names a parameter the request did not carry: then the words were about something else).
  */
 export function lessonOf(error: unknown, body: Readonly<Record<string, unknown>>): Lesson | undefined {
-  if (!(error instanceof APIError) || !REFUSALS.has(error.status)) return undefined;
+  if (!(error instanceof APIError)) return undefined;
   for (const { re, lesson } of PATTERNS) {
     const found = error.message.match(re);
     if (!found) continue;

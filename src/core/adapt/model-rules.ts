@@ -131,7 +131,7 @@ export function builtInRulesFor(model: string): ReadonlyArray<{ name: string; ru
   return BUILT_IN.filter((entry) => entry.pattern.test(id));
 }
 
-const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_.]{0,63}$/;
+export const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_.]{0,63}$/;
 const ENDPOINTS: readonly string[] = ['chat', 'responses'];
 
 /** A user's id or prefix key, as `modelRules` and `reasoningRules` take it. */
@@ -205,36 +205,3 @@ export function resolveModel(model: string, user: UserModelRules, learned: Model
 
 /** How long what the gateway taught about a model is kept (a gateway's channels change; a new 400 teaches again). */
 export const LEARNED_MS = 24 * 60 * 60_000;
-
-/** The format of a learnt record in a store; another is ignored (and rewritten by the next lesson). */
-const LEARNED_FORMAT = 1;
-
-/** What was learnt of a model, as a store keeps it. */
-export const learnedText = (rules: ModelParamRules): string => JSON.stringify({ v: LEARNED_FORMAT, params: rules.params ?? {}, endpoint: rules.endpoint });
-
-/**
- * A learnt record read back from a store, checked as untrusted input: undefined unless it is
- * this format's object whose parameters and rules are names (at most 32) and whose endpoint
- * is one this client knows. Never an error.
- */
-export function readLearned(text: string | null | undefined): ModelParamRules | undefined {
-  if (typeof text !== 'string' || text.length > 4_096) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value) || value.v !== LEARNED_FORMAT || !isRecord(value.params)) return undefined;
-  const entries = Object.entries(value.params);
-  if (entries.length > 32) return undefined;
-  const params: Record<string, ParamRule> = {};
-  for (const [param, rule] of entries) {
-    if (!PARAM_NAME.test(param) || param === 'model' || param === 'messages' || param === 'stream') return undefined;
-    // Never 'drop': only the client's own rules may change a request's meaning.
-    if (typeof rule !== 'string' || rule === 'drop' || !(rule === 'unsupported' || PARAM_NAME.test(rule)) || rule === param) return undefined;
-    params[param] = rule;
-  }
-  if (value.endpoint !== undefined && value.endpoint !== 'responses' && value.endpoint !== 'chat') return undefined;
-  return value.endpoint === undefined ? { params } : { params, endpoint: value.endpoint as ModelEndpoint };
-}

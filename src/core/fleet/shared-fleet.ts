@@ -8,7 +8,8 @@ import { guardStore, type GuardedStore } from '../store/fail-open-store.js';
 import { hashKey } from '../store/hash-key.js';
 import { MemoryStore, type Store } from '../store/store.js';
 import { readUsage } from '../usage/usage.js';
-import { LEARNED_MS, learnedText, readLearned, type ModelParamRules } from '../adapt/model-rules.js';
+import { LEARNED_MS, type ModelParamRules } from '../adapt/model-rules.js';
+import { learnedText, readLearned } from '../adapt/learned.js';
 import { nameOf, VIEW_MS, type FleetParts, type RecordName } from './records.js';
 
 // What a `store` or `limits` add to a client's fleet (docs/fleet.md): the records every client
