@@ -34,6 +34,8 @@ export function toStreamParts(
   let usage: CompletionUsage | null | undefined;
   let finishReason: string | null | undefined;
   let failed = false;
+  /** A cut after the finish reason: the turn was whole (only its usage or `[DONE]` missing); told on the finish part. */
+  let cutAfterFinish: string | undefined;
   /** The model that wrote the reply (the parts' vendor data go back to it only), from the first chunk's `model`. */
   let writer: string | undefined;
 
@@ -107,7 +109,8 @@ export function toStreamParts(
       out.push({ type: 'tool-input-end', id: call.id });
       if (whole) out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}', ...toolCallMetadata(call.extra, (writer ??= options.writer(undefined))) });
     }
-    out.push({ type: 'finish', usage: mapUsage(usage), finishReason: failed ? { unified: 'error', raw: finishReason ?? undefined } : mapFinishReason(finishReason) });
+    const finish: LanguageModelV3StreamPart = { type: 'finish', usage: mapUsage(usage), finishReason: failed ? { unified: 'error', raw: finishReason ?? undefined } : mapFinishReason(finishReason) };
+    out.push(cutAfterFinish === undefined ? finish : { ...finish, providerMetadata: { unifiedGateway: { interrupted: cutAfterFinish } } });
     return out;
   };
 
@@ -135,10 +138,17 @@ export function toStreamParts(
           controller.error(failure);
           return;
         }
-        // An error frame inside a 200, a cut connection, an idle stream: an error part
-        // carrying the client's typed error (as its cause), never a silent end.
-        failed = true;
-        controller.enqueue({ type: 'error', error: failure });
+        if (finishReason != null && toolCalls.size > 0) {
+          // Tool calls past the finish reason were whole: the turn ends as the model finished
+          // it, so the AI SDK runs them and goes on (an error part would end its loop there);
+          // the cut (the usage lost) is told on the finish part.
+          cutAfterFinish = failure instanceof Error ? failure.message : String(failure);
+        } else {
+          // An error frame inside a 200, a cut connection, an idle stream: an error part
+          // carrying the client's typed error (as its cause), never a silent end.
+          failed = true;
+          controller.enqueue({ type: 'error', error: failure });
+        }
       }
       finished = true;
       for (const part of onEnd()) controller.enqueue(part);
