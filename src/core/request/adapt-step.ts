@@ -1,3 +1,5 @@
+import { adaptParams, refusedByGateway, unsupportedParameter } from '../adapt/adapt.js';
+import { lessonOf, withLesson } from '../adapt/lessons.js';
 import { resolveModel } from '../adapt/model-rules.js';
 import { APIError, UnsupportedParameterError, ValidationError } from '../errors.js';
 import { joinURL } from './attempt.js';
@@ -8,12 +10,7 @@ import type { ResponsesRoute } from '../types.js';
 // (`adaptTo`), its parameters are renamed, left out or refused by the model's rules, and a
 // model that answers only on /v1/responses is served there; after the gateway refused it
 // (`learnFrom`), what the refusal names is learnt for the fleet and the request adapted and
-// sent again, once. A request no rule concerns goes as it is, and loads neither the adaptation
-// (adapt/adapt.ts, with the first model a rule concerns) nor the reading of refusals
-// (adapt/lessons.ts, with the first refusal of a chat request).
-
-/** The adaptation's stages (adapt/adapt.ts), loaded with the first model a rule concerns. */
-type AdaptStage = typeof import('../adapt/adapt.js');
+// sent again, once. A request no rule concerns goes as it is.
 
 /** Statuses a refusal of a parameter or an endpoint comes with (OpenAI answers 404 to a model without tools and to a responses-only model). */
 const REFUSALS: ReadonlySet<number> = new Set([400, 404, 422]);
@@ -36,16 +33,15 @@ export async function adaptTo(call: CallState, model: string, body: Record<strin
   if (fleet.shared) await fleet.view(model);
   const resolved = resolveModel(model, modelRules, fleet.learnt(model));
   if (!resolved) return undefined;
-  const { adaptParams, unsupportedParameter } = await import('../adapt/adapt.js');
   const adapted = adaptParams(model, body, resolved, joinURL(pool.main, call.path));
   let out: AdaptedRequest = { body: adapted.body, path: call.path, route: undefined };
-  if (adapted.endpoint === 'responses') out = await reroute(call, { model, body: adapted.body }, unsupportedParameter);
+  if (adapted.endpoint === 'responses') out = await reroute(call, model, adapted.body);
   for (const change of adapted.changes) events.onAdapt?.(change);
   return out;
 }
 
 /** A chat request for a model that answers only on /v1/responses, as that endpoint takes it. */
-async function reroute(call: CallState, { model, body }: { model: string; body: Record<string, unknown> }, unsupportedParameter: AdaptStage['unsupportedParameter']): Promise<AdaptedRequest> {
+async function reroute(call: CallState, model: string, body: Record<string, unknown>): Promise<AdaptedRequest> {
   const loader = call.request.adapt;
   if (!loader) throw new ValidationError('model', `${model} answers only on /v1/responses; use client.responses.create`);
   // A raw Response would be that endpoint's, not the chat answer the caller reads.
@@ -68,7 +64,6 @@ async function reroute(call: CallState, { model, body }: { model: string; body: 
 export async function learnFrom(call: CallState, request: PreparedRequest, error: unknown, prepare: (model: string) => Promise<PreparedRequest>): Promise<PreparedRequest | UnsupportedParameterError | undefined> {
   const { model, json } = request;
   if (!call.request.adapt || model === undefined || json === undefined || !(error instanceof APIError) || error instanceof UnsupportedParameterError || !REFUSALS.has(error.status)) return undefined;
-  const [{ lessonOf, withLesson }, { refusedByGateway }] = await Promise.all([import('../adapt/lessons.js'), import('../adapt/adapt.js')]);
   const lesson = lessonOf(error, json);
   if (!lesson) return undefined;
   const { fleet } = call.config;
