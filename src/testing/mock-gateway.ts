@@ -1,4 +1,5 @@
 import { Redactor } from '../internal/redact.js';
+import { pricingBody, statusBody } from './accounting.js';
 import { canonicalRequest } from './canonical.js';
 import { replayResponse, type Cassette } from './cassette.js';
 import { CassetteLibrary } from './cassette-library.js';
@@ -123,7 +124,10 @@ export interface MockGateway {
 /**
  * Creates an in-memory gateway that checks the bearer key (401 `invalid_api_key`), knows a
  * model catalogue (404 `model_not_found`), validates parameters (400), streams SSE, and
- * plays scripted faults.
+ * plays scripted faults. At the origin's root, outside `/v1`, it also serves new-api's
+ * `GET /api/pricing` (an entry per catalogue model: deterministic ratios, per-request prices
+ * for image and video models, `supported_endpoint_types` as new-api names them) and
+ * `GET /api/status` (`quota_per_unit: 500000`, `quota_display_type: 'USD'`), with the same key.
  * @example
  * const mock = createMockGateway({ apiKey: 'test-key' });
  * mock.inject({ type: 'rate_limit', retryAfter: 0 });
@@ -276,6 +280,9 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     'POST audio/transcriptions': transcribe,
     'POST responses': responses,
     'POST videos/generations': (ctx) => videos.create(ctx),
+    // new-api's accounting endpoints, at the origin's root (a path outside /v1/ is routed whole).
+    'GET /api/pricing': (ctx) => ctx.reply(200, pricingBody(models)),
+    'GET /api/status': (ctx) => ctx.reply(200, statusBody()),
   };
 
   const fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => handle(new Request(input, init));
