@@ -6,12 +6,13 @@ import { ConfigError, createClient } from './create-client.js';
 import { chat } from './commands/chat.js';
 import { image } from './commands/image.js';
 import { models } from './commands/models.js';
+import { probe } from './commands/probe.js';
 import { transcribe } from './commands/transcribe.js';
 import { video } from './commands/video.js';
 import { commandHelp, readVersion, toolHelp } from './help.js';
 
 /** Every command, in the order `--help` lists them. */
-export const commands: readonly Command[] = [models, chat, image, video, transcribe];
+export const commands: readonly Command[] = [models, chat, image, video, transcribe, probe];
 
 /** Exit codes, as documented in docs/cli.md. */
 export const ExitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;

@@ -1,0 +1,374 @@
+import { createInterface } from 'node:readline';
+import { APIConnectionError, APIError, APITimeoutError, AuthenticationError, type ChatCompletionCreateParamsNonStreaming, type Gateway, type Model } from 'unified-gateway';
+import { lessonOf } from '../../core/adapt/lessons.js';
+import type { ParamRule } from '../../core/adapt/model-rules.js';
+import { APIError as LessonAPIError } from '../../core/errors.js';
+import { stringOption, UsageError } from '../args.js';
+import type { Command, CommandIO } from '../command.js';
+import { checkOutPath, writeOut } from '../out-file.js';
+import { createProgress } from '../progress.js';
+
+// `unified-gateway probe`: what each chat model behind the gateway takes, measured with the
+// user's key, written as a table `modelRules` takes as it is (docs/cli.md#probe). Every
+// request is sent as written (`_createAsSent`: no model rule renames or drops anything), with
+// the smallest output, and a refusal is read by the client's own `lessonOf`, so the probe
+// records exactly what the client would learn from the same 400.
+
+/** At most this many requests per model, retries included (a baseline, again under a renamed limit, six probes). */
+export const MAX_REQUESTS_PER_MODEL = 8;
+/** Milliseconds per attempt unless `--timeout` says otherwise: one output token needs no more. */
+const PROBE_TIMEOUT_MS = 60_000;
+const MESSAGES = [{ role: 'user', content: 'Say OK' }] as const;
+
+/** The probes after the baseline, each the baseline plus these parameters. The first named is the one probed. */
+const PROBES: ReadonlyArray<{ name: string; params: Readonly<Record<string, unknown>> }> = [
+  { name: 'temperature', params: { temperature: 0.2 } },
+  { name: 'top_p', params: { top_p: 0.5 } },
+  {
+    name: 'tools',
+    params: { tools: [{ type: 'function', function: { name: 'ok', description: 'Says OK', parameters: { type: 'object', properties: {} } } }], tool_choice: 'auto' },
+  },
+  {
+    name: 'response_format',
+    params: {
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'ok', strict: true, schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false } },
+      },
+    },
+  },
+  { name: 'presence_penalty', params: { presence_penalty: 0.5 } },
+  { name: 'frequency_penalty', params: { frequency_penalty: 0.5 } },
+];
+
+/**
+ * Words that mark a catalogue entry as something other than a chat model, matched against
+ * the tokens of its id (and of `owned_by`, where some gateways name the service: midjourney,
+ * suno). A one-api/new-api gateway lists every model as `object: 'model'` with its vendor in
+ * `owned_by`, so the id is the only hint; `--models` overrides all of this.
+ */
+const NOT_CHAT = new Set([
+  'embed', 'embedding', 'embeddings', 'rerank', 'reranker', // embeddings, rerankers
+  'dall', 'image', 'images', 'imagen', 'flux', 'sdxl', 'diffusion', 'midjourney', 'mj', // images
+  'whisper', 'tts', 'transcribe', 'speech', 'audio', 'realtime', 'suno', 'music', // audio
+  'video', 'sora', 'veo', 'kling', 'runway', 'hailuo', // video
+  'moderation', // moderation
+]);
+/** Completion-only models (the legacy /v1/completions). */
+const COMPLETION_ONLY = /^(gpt-3\.5-turbo-instruct|(text-)?(davinci|babbage|curie|ada)(-\d+)?)$/;
+
+/** Whether a catalogue entry looks like a chat model (see {@link NOT_CHAT}). */
+export function looksLikeChatModel(model: Pick<Model, 'id' | 'owned_by'>): boolean {
+  const id = model.id.toLowerCase();
+  if (COMPLETION_ONLY.test(id.split('/').pop() ?? '')) return false;
+  const tokens = `${id} ${String(model.owned_by ?? '').toLowerCase()}`.split(/[^a-z0-9]+/);
+  // `video2`, `veo3`, `embedding-001`: a word followed by digits counts as the word.
+  return !tokens.some((token) => NOT_CHAT.has(token) || NOT_CHAT.has(token.replace(/\d+$/, '')) || token.startsWith('embed'));
+}
+
+/**
+ * The chat models to probe, from the live catalogue: the one place the list comes from (once
+ * the gateway's /api/pricing is read, its `supported_endpoint_types` replace the heuristics).
+ */
+export async function chatModels(gateway: Gateway, signal: AbortSignal): Promise<{ ids: string[]; listed: number }> {
+  const list = await gateway.models.list({ signal });
+  const ids = [...new Set(list.data.filter(looksLikeChatModel).map((m) => m.id))];
+  return { ids, listed: new Set(list.data.map((m) => m.id)).size };
+}
+
+/** What was measured of one model. */
+export interface ModelReport {
+  model: string;
+  params: Record<string, ParamRule>;
+  endpoint?: 'responses' | undefined;
+  /** What could not be measured and why (`what` is a parameter, or `model` when nothing could be). */
+  notMeasured: Array<{ what: string; reason: string }>;
+  requests: number;
+  /** Ctrl-C stopped it: what it holds was measured before. */
+  interrupted?: boolean | undefined;
+}
+
+/** How {@link probeModel} sends: the command's Ctrl-C signal, and ms per attempt. */
+export interface ProbeOptions {
+  signal: AbortSignal;
+  timeout?: number | undefined;
+}
+
+/** How a request ended, as the probe reads it. */
+type Outcome = { kind: 'ok' } | { kind: 'endpoint' } | { kind: 'refused'; param: string; rule: string } | { kind: 'failed'; reason: string };
+
+/** A gateway's refusal of the output limit itself (too small for the model to answer): never a parameter's refusal. */
+const LIMIT_TOO_SMALL =
+  /max_tokens or model output limit was reached|could not finish the message because max_tokens|\b(max_tokens|max_completion_tokens|max_output_tokens)\b[^.]{0,60}\b(too (small|low)|at least|greater than|minimum)|output limit|minimum (value|number) of (output )?tokens/i;
+
+/**
+ * The error as `lessonOf` can read it. The command line runs on the built package (imported by
+ * name) while `lessonOf` comes bundled with its own copy of the error classes: an APIError of
+ * the package is copied into one of that copy, message and all.
+ */
+function readable(error: unknown): unknown {
+  if (error instanceof LessonAPIError || !APIError.isInstance(error)) return error;
+  const copy = new LessonAPIError({
+    status: error.status,
+    error: error.error,
+    headers: error.headers,
+    message: undefined,
+    code: error.code,
+    type: error.type,
+    param: error.param,
+    method: 'POST',
+    url: error.url,
+    retryAfterMs: error.retryAfterMs,
+    requestID: error.requestID,
+  });
+  Object.defineProperty(copy, 'message', { value: error.message, configurable: true, writable: true });
+  return copy;
+}
+
+const shorten = (text: string, max = 140): string => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+/** What a failed request says: a lesson about one of `probed`, the endpoint, or a failure that teaches nothing. Throws what must stop the whole probe. */
+function outcomeOf(error: unknown, body: Record<string, unknown>, probed: readonly string[], signal: AbortSignal): Outcome {
+  if (signal.aborted) throw error;
+  // A key the gateway refuses fails every model alike: stop, as any other command would.
+  if (AuthenticationError.isInstance(error)) throw error;
+  if (APIError.isInstance(error)) {
+    const refusal = error.status === 400 || error.status === 404 || error.status === 422;
+    if (refusal && LIMIT_TOO_SMALL.test(error.message)) return { kind: 'failed', reason: `the output limit of 1 token was refused (${error.status}: ${shorten(error.message)})` };
+    const lesson = lessonOf(readable(error), body);
+    if (lesson && 'endpoint' in lesson) return { kind: 'endpoint' };
+    if (lesson && probed.includes(lesson.param) && lesson.rule !== lesson.param) return { kind: 'refused', param: lesson.param, rule: lesson.rule };
+    if (lesson) return { kind: 'failed', reason: `refused, naming '${lesson.param}'` };
+    if (error.status === 429) return { kind: 'failed', reason: 'rate limited (429)' };
+    if (error.status >= 500) return { kind: 'failed', reason: `gateway error (${error.status})` };
+    return { kind: 'failed', reason: shorten(error.message) };
+  }
+  if (APITimeoutError.isInstance(error)) return { kind: 'failed', reason: 'timed out' };
+  if (APIConnectionError.isInstance(error)) return { kind: 'failed', reason: `network error (${shorten(error instanceof Error ? error.message : String(error))})` };
+  return { kind: 'failed', reason: error instanceof Error ? `${error.name}: ${shorten(error.message)}` : shorten(String(error)) };
+}
+
+/**
+ * Measures one model with at most {@link MAX_REQUESTS_PER_MODEL} requests: a baseline with
+ * `max_tokens: 1` (a refusal naming it renames the limit and the baseline is sent again; an
+ * endpoint refusal records `endpoint: 'responses'` and ends there), then one request per probe.
+ * Only a refusal that `lessonOf` reads as naming the probed parameter is recorded.
+ */
+export async function probeModel(gateway: Gateway, model: string, options: ProbeOptions): Promise<ModelReport> {
+  const report: ModelReport = { model, params: {}, notMeasured: [], requests: 0 };
+  try {
+    await measure(gateway, report, options);
+  } catch (error) {
+    if (!options.signal.aborted) throw error;
+    report.interrupted = true;
+    report.notMeasured.push({ what: 'the rest', reason: 'interrupted' });
+  }
+  return report;
+}
+
+async function measure(gateway: Gateway, report: ModelReport, options: ProbeOptions): Promise<void> {
+  const { model } = report;
+  // Every attempt counts, retries too: a retry is allowed only where the budget has room for
+  // it beyond every request still planned, so a model never gets more than MAX_REQUESTS_PER_MODEL.
+  const counted = gateway.withOptions({ hooks: { onRequest: () => void report.requests++ } });
+  const send = async (body: Record<string, unknown>, probed: readonly string[], plannedAfter: number): Promise<Outcome> => {
+    const spare = MAX_REQUESTS_PER_MODEL - report.requests - 1 - plannedAfter;
+    try {
+      await counted.chat.completions._createAsSent(body as unknown as ChatCompletionCreateParamsNonStreaming, { signal: options.signal, maxRetries: spare >= 1 ? 1 : 0, timeout: options.timeout ?? PROBE_TIMEOUT_MS });
+      return { kind: 'ok' };
+    } catch (error) {
+      return outcomeOf(error, body, probed, options.signal);
+    }
+  };
+
+  // The baseline: which name bounds the output. max_tokens first; a refusal that names another (or none) tries max_completion_tokens once.
+  let limit = 'max_tokens';
+  for (;;) {
+    // After the first baseline, room is kept for a second one under the limit's other name.
+    const outcome = await send({ model, messages: MESSAGES, [limit]: 1 }, [limit], PROBES.length + (limit === 'max_tokens' ? 1 : 0));
+    if (outcome.kind === 'ok') break;
+    if (outcome.kind === 'endpoint') {
+      report.endpoint = 'responses';
+      return;
+    }
+    if (outcome.kind === 'refused' && limit === 'max_tokens') {
+      report.params.max_tokens = outcome.rule;
+      limit = outcome.rule === 'unsupported' || outcome.rule === 'drop' ? 'max_completion_tokens' : outcome.rule;
+      continue;
+    }
+    if (outcome.kind === 'refused') {
+      report.notMeasured.push({ what: 'model', reason: `it refuses max_tokens and ${limit}: no request with a bounded output could be sent` });
+      return;
+    }
+    report.notMeasured.push({ what: 'model', reason: outcome.reason });
+    return;
+  }
+  // max_tokens refused without a name to use, and max_completion_tokens answered: that is the rename.
+  if (report.params.max_tokens === 'unsupported' && limit === 'max_completion_tokens') report.params.max_tokens = limit;
+
+  for (const [i, probe] of PROBES.entries()) {
+    if (report.requests >= MAX_REQUESTS_PER_MODEL) {
+      report.notMeasured.push({ what: probe.name, reason: `the budget of ${MAX_REQUESTS_PER_MODEL} requests was spent` });
+      continue;
+    }
+    const outcome = await send({ model, messages: MESSAGES, [limit]: 1, ...probe.params }, Object.keys(probe.params), PROBES.length - i - 1);
+    if (outcome.kind === 'refused') report.params[outcome.param] = outcome.rule;
+    else if (outcome.kind === 'failed') report.notMeasured.push({ what: probe.name, reason: outcome.reason });
+    else if (outcome.kind === 'endpoint') report.notMeasured.push({ what: probe.name, reason: 'refused as not served on chat/completions, after a baseline that was' });
+  }
+}
+
+/** The table `modelRules` takes: only models with findings, every key sorted. */
+export function rulesTable(reports: readonly ModelReport[]): Record<string, { endpoint?: 'responses'; params?: Record<string, ParamRule> }> {
+  const table: Record<string, { endpoint?: 'responses'; params?: Record<string, ParamRule> }> = {};
+  for (const report of [...reports].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0))) {
+    const names = Object.keys(report.params).sort();
+    if (names.length === 0 && report.endpoint === undefined) continue;
+    const entry: { endpoint?: 'responses'; params?: Record<string, ParamRule> } = {};
+    if (report.endpoint) entry.endpoint = report.endpoint;
+    if (names.length > 0) entry.params = Object.fromEntries(names.map((name) => [name, report.params[name] as ParamRule]));
+    table[report.model] = entry;
+  }
+  return table;
+}
+
+/** One line of the summary for a model. */
+export function summaryLine(report: ModelReport): string {
+  const found = Object.keys(report.params)
+    .sort()
+    .map((param) => {
+      const rule = report.params[param] as string;
+      if (rule !== 'unsupported') return `${param} → ${rule}`;
+      return param === 'response_format' ? 'response_format unsupported (json_schema refused)' : `${param} unsupported`;
+    });
+  if (report.endpoint) found.unshift('answers only on /v1/responses (endpoint: responses)');
+  const whole = report.notMeasured.find((n) => n.what === 'model');
+  const missing = report.notMeasured.filter((n) => n.what !== 'model').map((n) => `${n.what} (${n.reason})`);
+  const parts: string[] = [];
+  if (found.length > 0) parts.push(found.join(', '));
+  if (whole) parts.push(`not measured: ${whole.reason}`);
+  else if (missing.length > 0) parts.push(`not measured: ${missing.join(', ')}`);
+  if (parts.length === 0) parts.push('takes everything probed');
+  return `  ${report.model}: ${parts.join('; ')}`;
+}
+
+/** One line from stdin (empty at its end); rejects when `signal` aborts. */
+function readAnswer(stdin: CommandIO['stdin'], signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: stdin, terminal: false });
+    let settled = false;
+    const settle = (then: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      lines.close();
+      then();
+    };
+    const onAbort = () => settle(() => reject(signal.reason instanceof Error ? signal.reason : new Error('Aborted')));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    lines.once('line', (line) => settle(() => resolve(line)));
+    lines.once('close', () => settle(() => resolve('')));
+  });
+}
+
+/** `unified-gateway probe`: measures what each chat model takes, writes a `modelRules` table. */
+export const probe: Command = {
+  name: 'probe',
+  summary: 'Measure what each chat model takes and write a modelRules table',
+  help: `Usage: unified-gateway probe [--models a,b] [--out FILE] [--yes]
+
+Measure, with your key, what each chat model of the gateway takes, and print a JSON table
+that the client's modelRules option takes as it is:
+  { "gpt-5": { "params": { "max_tokens": "max_completion_tokens", "temperature": "unsupported" } },
+    "o3-pro": { "endpoint": "responses" } }
+
+Each model gets at most ${MAX_REQUESTS_PER_MODEL} requests of one output token ('Say OK'): a baseline with
+max_tokens, then temperature 0.2, top_p 0.5, a tool, a json_schema response_format,
+presence_penalty 0.5 and frequency_penalty 0.5. Only a refusal that names the parameter
+probed is recorded; a rate limit, a server error, a timeout or a refused output limit is
+reported as not measured and records nothing. Models without findings are left out.
+
+The number of models and requests is shown first; on a terminal you confirm with y,
+elsewhere pass --yes. A summary goes to stderr.
+
+Options:
+  --models a,b   Probe these model ids instead of the catalogue's chat models
+  --out FILE     Write the table to FILE instead of stdout, then print the path written
+  --yes, -y      Do not ask before sending (required without a terminal)
+
+Examples:
+  unified-gateway probe
+  unified-gateway probe --models gpt-5,o3-pro --yes
+  unified-gateway probe --yes --out model-rules.json`,
+  options: { models: { type: 'string' }, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } },
+  async run({ values, client, signal, io }) {
+    const out = stringOption(values, 'out');
+    if (values.out !== undefined && out === undefined) throw new UsageError('Option --out needs a file name', 'probe');
+    let chosen: string[] | undefined;
+    if (values.models !== undefined) {
+      chosen = [...new Set(String(values.models).split(',').map((id) => id.trim()).filter(Boolean))];
+      if (chosen.length === 0) throw new UsageError('Option --models needs model ids, separated by commas (e.g. --models gpt-5,o3-pro)', 'probe');
+    }
+    if (out !== undefined) await checkOutPath(out, 'probe');
+    const gateway = client();
+    const timeout = stringOption(values, 'timeout') === undefined ? PROBE_TIMEOUT_MS : undefined;
+
+    let ids: string[];
+    if (chosen) {
+      ids = chosen;
+      io.stderr.write(`Probing ${ids.length} model${ids.length === 1 ? '' : 's'} named by --models.\n`);
+    } else {
+      const catalogue = await chatModels(gateway, signal);
+      ids = catalogue.ids;
+      const skipped = catalogue.listed - ids.length;
+      io.stderr.write(`The gateway lists ${catalogue.listed} models; ${ids.length} look like chat models${skipped > 0 ? ` (${skipped} skipped: embeddings, images, audio, video, moderation, completion-only; --models picks others)` : ''}.\n`);
+    }
+    if (ids.length > 0) {
+      const most = ids.length * MAX_REQUESTS_PER_MODEL;
+      io.stderr.write(`At most ${most} requests (${MAX_REQUESTS_PER_MODEL} per model): about ${most} requests of ~10 input tokens (the tool and schema probes add a few dozen) and 1 output token each.\n`);
+      if (!values.yes) {
+        if (io.stdin.isTTY !== true) throw new UsageError('probe sends paid requests: pass --yes to confirm without a terminal', 'probe');
+        io.stderr.write('Send them? [y/N] ');
+        const answer = await readAnswer(io.stdin, signal);
+        if (!/^\s*y(es)?\s*$/i.test(answer)) {
+          io.stderr.write('Nothing was sent.\n');
+          return;
+        }
+      }
+    }
+
+    const reports: ModelReport[] = [];
+    const progress = createProgress(io.stderr);
+    for (const [i, model] of ids.entries()) {
+      if (signal.aborted) break;
+      progress.task({ id: `${ids.length} models`, status: `probe ${i + 1}/${ids.length} ${model}`, created_at: 0 });
+      try {
+        reports.push(await probeModel(gateway, model, { signal, timeout }));
+      } catch (error) {
+        progress.clear();
+        throw error;
+      }
+    }
+    progress.clear();
+    const interrupted = signal.aborted;
+
+    const sent = reports.reduce((n, r) => n + r.requests, 0);
+    const lines = reports.map(summaryLine);
+    const unreached = ids.length - reports.length;
+    if (interrupted) lines.push(`Interrupted: ${unreached} of ${ids.length} models not reached; the table has what was measured before Ctrl-C.`);
+    io.stderr.write(`Probed ${reports.length} model${reports.length === 1 ? '' : 's'} with ${sent} request${sent === 1 ? '' : 's'}:\n${lines.join('\n')}\n`);
+
+    const text = `${JSON.stringify(rulesTable(reports), null, 2)}\n`;
+    if (out === undefined) io.stdout.write(text);
+    else {
+      // After Ctrl-C the command's signal is aborted; what was paid for is still written.
+      await writeOut(out, new TextEncoder().encode(text), interrupted ? new AbortController().signal : signal);
+      io.stdout.write(`${out}\n`);
+    }
+    if (interrupted) throw signal.reason instanceof Error ? signal.reason : new Error('Interrupted');
+  },
+};
