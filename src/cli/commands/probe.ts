@@ -2,7 +2,6 @@ import { createInterface } from 'node:readline';
 import { APIConnectionError, APIError, APITimeoutError, AuthenticationError, type ChatCompletionCreateParamsNonStreaming, type Gateway, type Model } from 'unified-gateway';
 import { lessonOf } from '../../core/adapt/lessons.js';
 import type { ParamRule } from '../../core/adapt/model-rules.js';
-import { APIError as LessonAPIError } from '../../core/errors.js';
 import { stringOption, UsageError } from '../args.js';
 import type { Command, CommandIO } from '../command.js';
 import { checkOutPath, writeOut } from '../out-file.js';
@@ -101,30 +100,6 @@ type Outcome = { kind: 'ok' } | { kind: 'endpoint' } | { kind: 'refused'; param:
 const LIMIT_TOO_SMALL =
   /max_tokens or model output limit was reached|could not finish the message because max_tokens|\b(max_tokens|max_completion_tokens|max_output_tokens)\b[^.]{0,60}\b(too (small|low)|at least|greater than|minimum)|output limit|minimum (value|number) of (output )?tokens/i;
 
-/**
- * The error as `lessonOf` can read it. The command line runs on the built package (imported by
- * name) while `lessonOf` comes bundled with its own copy of the error classes: an APIError of
- * the package is copied into one of that copy, message and all.
- */
-function readable(error: unknown): unknown {
-  if (error instanceof LessonAPIError || !APIError.isInstance(error)) return error;
-  const copy = new LessonAPIError({
-    status: error.status,
-    error: error.error,
-    headers: error.headers,
-    message: undefined,
-    code: error.code,
-    type: error.type,
-    param: error.param,
-    method: 'POST',
-    url: error.url,
-    retryAfterMs: error.retryAfterMs,
-    requestID: error.requestID,
-  });
-  Object.defineProperty(copy, 'message', { value: error.message, configurable: true, writable: true });
-  return copy;
-}
-
 const shorten = (text: string, max = 140): string => {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
@@ -138,7 +113,7 @@ function outcomeOf(error: unknown, body: Record<string, unknown>, probed: readon
   if (APIError.isInstance(error)) {
     const refusal = error.status === 400 || error.status === 404 || error.status === 422;
     if (refusal && LIMIT_TOO_SMALL.test(error.message)) return { kind: 'failed', reason: `the output limit of 1 token was refused (${error.status}: ${shorten(error.message)})` };
-    const lesson = lessonOf(readable(error), body);
+    const lesson = refusal ? lessonOf(error, body) : undefined;
     if (lesson && 'endpoint' in lesson) return { kind: 'endpoint' };
     if (lesson && probed.includes(lesson.param) && lesson.rule !== lesson.param) return { kind: 'refused', param: lesson.param, rule: lesson.rule };
     if (lesson) return { kind: 'failed', reason: `refused, naming '${lesson.param}'` };

@@ -1,4 +1,3 @@
-import { APIError } from '../errors.js';
 import type { ModelParamRules } from './model-rules.js';
 
 // What a gateway's refusal says a model does not take, read from its words. The vendors'
@@ -6,6 +5,16 @@ import type { ModelParamRules } from './model-rules.js';
 // inside their own wrapping (new-api's "(request id: …)", LiteLLM's "OpenAIException - …",
 // OpenRouter's metadata.raw, which the error's message quotes), so the patterns look inside
 // the whole message. A lesson names only a parameter the request actually carried.
+
+/**
+ * What a refusal is read from: an `APIError`'s fields (plain data, so an error of another copy
+ * of the package, as the command line meets it, reads the same).
+ */
+export interface Refusal {
+  readonly message: string;
+  readonly code: string | null;
+  readonly param: string | null;
+}
 
 /** One thing a refusal taught about a model: a parameter it does not take (or takes under another name), or its endpoint. */
 export type Lesson = { param: string; rule: string } | { endpoint: 'responses' };
@@ -29,8 +38,7 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; lesson: (m: RegExpMatchArray) => Les
  * What `error` (a 400, 404 or 422: request/adapt-step.ts looks no further otherwise) says `body`'s model does not take, or undefined when it says nothing of the
  * kind (or names a parameter the request did not carry: then the words were about something else).
  */
-export function lessonOf(error: unknown, body: Readonly<Record<string, unknown>>): Lesson | undefined {
-  if (!(error instanceof APIError)) return undefined;
+export function lessonOf(error: Refusal, body: Readonly<Record<string, unknown>>): Lesson | undefined {
   for (const { re, lesson } of PATTERNS) {
     const found = error.message.match(re);
     if (!found) continue;
