@@ -59,7 +59,10 @@ describe('probe, the built command line, over the strict catalogue', { timeout: 
 
     const counts = perModel(strict);
     expect(counts.get('deepseek-chat')).toBe(7); // the baseline and six probes
-    expect(counts.get('o3-pro')).toBe(1); // the endpoint refusal ends it
+    // The gateway's /api/pricing says o3-pro answers only on /v1/responses: recorded without a request.
+    expect(counts.has('o3-pro')).toBe(false);
+    expect(run.stderr).toMatch(/\/api\/pricing lists \d+ models; \d+ answer chat requests \(\d+ only on \/v1\/responses/);
+    expect(run.stderr).toMatch(/at most \$\d+\.\d+ at the gateway's own prices/);
     for (const [model, n] of counts) expect(n, model).toBeLessThanOrEqual(MAX_REQUESTS_PER_MODEL);
     // Every request asks for one output token, under the name the model takes.
     for (const body of chatBodies(strict)) expect(body.max_tokens ?? body.max_completion_tokens).toBe(1);

@@ -69,10 +69,23 @@ export function looksLikeChatModel(model: Pick<Model, 'id' | 'owned_by'>): boole
  * The chat models to probe, from the live catalogue: the one place the list comes from (once
  * the gateway's /api/pricing is read, its `supported_endpoint_types` replace the heuristics).
  */
-export async function chatModels(gateway: Gateway, signal: AbortSignal): Promise<{ ids: string[]; listed: number }> {
+export async function chatModels(gateway: Gateway, signal: AbortSignal): Promise<{ ids: string[]; listed: number; responsesOnly: Set<string>; from: 'pricing' | 'models'; usd?: number | undefined }> {
+  // The gateway's own table first: each model's endpoints, as the gateway routes them (new-api's /api/pricing).
+  const info = await gateway.models._gatewayInfo({ signal });
+  if (info) {
+    const entries = [...info.models.values()];
+    // new-api names audio and completion-only models 'openai' too: the name rules still apply.
+    const chat = entries.filter((entry) => entry.supportedEndpointTypes.some((type) => type === 'openai' || type === 'openai-response') && looksLikeChatModel({ id: entry.modelName, owned_by: '' }));
+    const responsesOnly = new Set(chat.filter((entry) => !entry.supportedEndpointTypes.includes('openai')).map((entry) => entry.modelName));
+    // At most: every request of every model probed at its price, ~60 input tokens (the tool and schema probes) and 1 output token.
+    const group = info.groupRatio.default ?? 1;
+    const quota = chat.filter((entry) => !responsesOnly.has(entry.modelName)).reduce((sum, entry) => sum + MAX_REQUESTS_PER_MODEL * (entry.quotaType === 1 ? entry.modelPrice * info.quotaPerUnit : (60 + entry.completionRatio) * entry.modelRatio) * group, 0);
+    const usd = info.displayType === 'USD' || info.displayType === null ? quota / info.quotaPerUnit : undefined;
+    return { ids: chat.map((entry) => entry.modelName), listed: entries.length, responsesOnly, from: 'pricing', usd };
+  }
   const list = await gateway.models.list({ signal });
   const ids = [...new Set(list.data.filter(looksLikeChatModel).map((m) => m.id))];
-  return { ids, listed: new Set(list.data.map((m) => m.id)).size };
+  return { ids, listed: new Set(list.data.map((m) => m.id)).size, responsesOnly: new Set(), from: 'models' };
 }
 
 /** What was measured of one model. */
@@ -293,18 +306,27 @@ Examples:
     const timeout = stringOption(values, 'timeout') === undefined ? PROBE_TIMEOUT_MS : undefined;
 
     let ids: string[];
+    // Models the gateway's table says answer only on /v1/responses: recorded as such, without a request.
+    let responsesOnly = new Set<string>();
+    let usd: number | undefined;
     if (chosen) {
       ids = chosen;
       io.stderr.write(`Probing ${ids.length} model${ids.length === 1 ? '' : 's'} named by --models.\n`);
     } else {
       const catalogue = await chatModels(gateway, signal);
       ids = catalogue.ids;
+      responsesOnly = catalogue.responsesOnly;
+      usd = catalogue.usd;
       const skipped = catalogue.listed - ids.length;
-      io.stderr.write(`The gateway lists ${catalogue.listed} models; ${ids.length} look like chat models${skipped > 0 ? ` (${skipped} skipped: embeddings, images, audio, video, moderation, completion-only; --models picks others)` : ''}.\n`);
+      io.stderr.write(
+        catalogue.from === 'pricing'
+          ? `The gateway's /api/pricing lists ${catalogue.listed} models; ${ids.length} answer chat requests (${responsesOnly.size} only on /v1/responses, recorded without a request)${skipped > 0 ? `; ${skipped} others skipped` : ''}.\n`
+          : `The gateway lists ${catalogue.listed} models; ${ids.length} look like chat models${skipped > 0 ? ` (${skipped} skipped: embeddings, images, audio, video, moderation, completion-only; --models picks others)` : ''}.\n`,
+      );
     }
     if (ids.length > 0) {
       const most = ids.length * MAX_REQUESTS_PER_MODEL;
-      io.stderr.write(`At most ${most} requests (${MAX_REQUESTS_PER_MODEL} per model): about ${most} requests of ~10 input tokens (the tool and schema probes add a few dozen) and 1 output token each.\n`);
+      io.stderr.write(`At most ${most} requests (${MAX_REQUESTS_PER_MODEL} per model): about ${most} requests of ~10 input tokens (the tool and schema probes add a few dozen) and 1 output token each${usd === undefined ? '' : `, at most $${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)} at the gateway's own prices`}.\n`);
       if (!values.yes) {
         if (io.stdin.isTTY !== true) throw new UsageError('probe sends paid requests: pass --yes to confirm without a terminal', 'probe');
         io.stderr.write('Send them? [y/N] ');
@@ -322,7 +344,7 @@ Examples:
       if (signal.aborted) break;
       progress.task({ id: `${ids.length} models`, status: `probe ${i + 1}/${ids.length} ${model}`, created_at: 0 });
       try {
-        reports.push(await probeModel(gateway, model, { signal, timeout }));
+        reports.push(responsesOnly.has(model) ? { model, params: {}, endpoint: 'responses', notMeasured: [], requests: 0 } : await probeModel(gateway, model, { signal, timeout }));
       } catch (error) {
         progress.clear();
         throw error;

@@ -1,6 +1,7 @@
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/types.js';
-import { APIResource } from '../../core/resource.js';
+import { APIResource, configOf } from '../../core/resource.js';
+import type { GatewayPricing } from '../../core/gateway-info/gateway-info.js';
 import type { Model, ModelList } from './types.js';
 
 /** `client.models`: the catalogue of model ids the gateway serves. */
@@ -21,5 +22,15 @@ export class Models extends APIResource {
    */
   retrieve(id: string, options?: RequestOptions): APIPromise<Model> {
     return this._get<Model>('models/{id}', options, { pathParams: { id } });
+  }
+
+  /**
+   * @internal The gateway's own tables (`/api/pricing`, `/api/status`: each model's ratios and
+   * `supported_endpoint_types`), or null for a gateway without them; shared through the store
+   * (core/gateway-info). Loaded with its first use: the `probe` command, pricing.
+   */
+  async _gatewayInfo(options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayPricing | null> {
+    const { readGatewayInfo } = await import('../../core/gateway-info/gateway-info.js');
+    return readGatewayInfo(configOf(this._client), options);
   }
 }
