@@ -204,14 +204,17 @@ export class UnsupportedParameterError extends BadRequestError {
   readonly model: string;
   /** The parameter it does not take (`response_format` for a format it does not take). */
   override readonly param: string;
-  /** The `modelRules` entry that would drop it, as code: `{ 'gpt-5': { params: { temperature: 'drop' } } }`. */
-  readonly allowedBy: string;
+  /**
+   * The `modelRules` entry that would drop it, as code: `{ 'gpt-5': { params: { temperature: 'drop' } } }`;
+   * null where no rule can (a part of a message, a tool of a kind the endpoint lacks).
+   */
+  readonly allowedBy: string | null;
   /** @internal */
-  constructor(init: APIErrorInit & { model: string; param: string }) {
+  constructor(init: APIErrorInit & { model: string; param: string; allowedBy: string | null }) {
     super(init);
     this.model = init.model;
     this.param = init.param;
-    this.allowedBy = allowingRule(init.model, init.param);
+    this.allowedBy = init.allowedBy;
   }
 }
 

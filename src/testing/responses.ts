@@ -28,7 +28,10 @@ export function responses(ctx: MockContext): Response {
   const id = `resp_mock_${ctx.id}`;
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
   const answered = Array.isArray(body.input) && body.input.some((i) => isObject(i) && i.type === 'function_call_output');
-  const reply = `You said: ${text}`;
+  // Structured output (`text.format`), as chat's `response_format`: a sample of the schema, or the reply as JSON.
+  const format = isObject(body.text) && isObject(body.text.format) ? body.text.format : {};
+  const structured = format.type === 'json_schema' || format.type === 'json_object';
+  const reply = structured ? JSON.stringify(format.schema !== undefined ? sampleFromSchema(format.schema, text) : { reply: `You said: ${text}` }) : `You said: ${text}`;
   const item =
     tools.length > 0 && body.tool_choice !== 'none' && !answered
       ? { type: 'function_call', id: `fc_${ctx.id}`, call_id: `call_${ctx.id}`, name: String(tools[0]?.name ?? 'tool'), arguments: JSON.stringify(sampleFromSchema(tools[0]?.parameters ?? { type: 'object', properties: {} }, text)), status: 'completed' }

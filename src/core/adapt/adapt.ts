@@ -1,5 +1,6 @@
 import { allowingRule, UnsupportedParameterError, type APIError } from '../errors.js';
-import { PARAM_DEFAULTS, type ResolvedModel, type ResolvedParam, type RuleSource } from './model-rules.js';
+import { parseErrorBody } from '../error-factory.js';
+import { isRuleParam, PARAM_DEFAULTS, type ResolvedModel, type ResolvedParam, type RuleSource } from './model-rules.js';
 
 // Before a chat request is sent to a model: each parameter the model's rule names is renamed,
 // left out, or refused (UnsupportedParameterError, nothing sent), and the endpoint chosen. A
@@ -75,7 +76,8 @@ function refusal(model: string, { param, value }: { param: string; value: unknow
 
 /** The error for a parameter `model` does not take, before anything is sent; the message says which rule would drop it. */
 export function unsupportedParameter(model: string, param: string, why: string, url: string): UnsupportedParameterError {
-  const message = `${why}. Leaving it out changes the request: to allow it, add modelRules: ${allowingRule(model, param)}`;
+  const allowedBy = isRuleParam(param) ? allowingRule(model, param) : null;
+  const message = allowedBy ? `${why}. Leaving it out changes the request: to allow it, add modelRules: ${allowedBy}` : `${why}.`;
   return new UnsupportedParameterError({
     status: 400,
     error: { message, type: 'invalid_request_error', code: 'unsupported_parameter', param },
@@ -89,6 +91,7 @@ export function unsupportedParameter(model: string, param: string, why: string, 
     retryAfterMs: null,
     requestID: null,
     model,
+    allowedBy,
   });
 }
 
@@ -98,7 +101,8 @@ export function refusedByGateway(error: APIError, model: string, param: string):
     status: error.status,
     error: error.error,
     headers: error.headers,
-    message: `${error.message} The gateway refused ${param} for ${model} (learnt: the fleet leaves it out where that keeps the request's meaning). To send the request without it, add modelRules: ${allowingRule(model, param)}`,
+    // The server's own words (the error's message would repeat the status and code).
+    message: `${parseErrorBody(error.error).message ?? error.message} The gateway refused ${param} for ${model} (learnt: the fleet leaves it out where that keeps the request's meaning). To send the request without it, add modelRules: ${allowingRule(model, param)}`,
     code: error.code,
     type: error.type,
     param,
@@ -107,5 +111,6 @@ export function refusedByGateway(error: APIError, model: string, param: string):
     retryAfterMs: null,
     requestID: error.requestID,
     model,
+    allowedBy: allowingRule(model, param),
   });
 }

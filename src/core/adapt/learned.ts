@@ -1,5 +1,5 @@
 import { isRecord } from '../../internal/is-record.js';
-import { PARAM_NAME, type ModelEndpoint, type ModelParamRules, type ParamRule } from './model-rules.js';
+import { isRuleParam, KNOWN_RENAMES, type ModelEndpoint, type ModelParamRules, type ParamRule } from './model-rules.js';
 
 // What a fleet learnt about a model (adapt/lessons.ts), as its store keeps it: written and read
 // with the fleet's other records by fleet/shared-fleet.ts, which a client loads with a store.
@@ -28,10 +28,9 @@ export function readLearned(text: string | null | undefined): ModelParamRules | 
   if (entries.length > 32) return undefined;
   const params: Record<string, ParamRule> = {};
   for (const [param, rule] of entries) {
-    if (!PARAM_NAME.test(param) || param === 'model' || param === 'messages' || param === 'stream') return undefined;
-    // Never 'drop': only the client's own rules may change a request's meaning.
-    if (typeof rule !== 'string' || rule === 'drop' || !(rule === 'unsupported' || PARAM_NAME.test(rule)) || rule === param) return undefined;
-    params[param] = rule;
+    // Only what a lesson may teach (adapt/lessons.ts): 'unsupported', or a rename known to keep the meaning. Never 'drop'.
+    if (!isRuleParam(param) || (rule !== 'unsupported' && KNOWN_RENAMES[param] !== rule)) return undefined;
+    params[param] = rule as ParamRule;
   }
   if (value.endpoint !== undefined && value.endpoint !== 'responses' && value.endpoint !== 'chat') return undefined;
   return value.endpoint === undefined ? { params } : { params, endpoint: value.endpoint as ModelEndpoint };

@@ -1,4 +1,4 @@
-import type { ModelParamRules } from './model-rules.js';
+import { isRuleParam, KNOWN_RENAMES, type ModelParamRules } from './model-rules.js';
 
 // What a gateway's refusal says a model does not take, read from its words. The vendors'
 // texts are quoted in testing/family-errors.ts with their sources; gateways pass them on
@@ -31,7 +31,7 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; lesson: (m: RegExpMatchArray) => Les
   // "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model."
   { re: /'response_format' of type 'json_schema' is not supported/, lesson: () => ({ param: 'response_format', rule: 'unsupported' }) },
   // "This is not a chat model and thus not supported in the v1/chat/completions endpoint."; "This model is only supported in v1/responses …"
-  { re: /not a chat model and thus not supported in the v1\/chat\/completions|only supported in v1\/responses/, lesson: () => ({ endpoint: 'responses' }) },
+  { re: /(?:This is )?not a chat model and thus not supported in the v1\/chat\/completions|(?:This model is )?only supported in v1\/responses/, lesson: () => ({ endpoint: 'responses' }) },
 ];
 
 /**
@@ -42,12 +42,33 @@ export function lessonOf(error: Refusal, body: Readonly<Record<string, unknown>>
   for (const { re, lesson } of PATTERNS) {
     const found = error.message.match(re);
     if (!found) continue;
-    const taught = lesson(found);
-    if ('endpoint' in taught || Object.hasOwn(body, taught.param)) return taught;
+    return checked(lesson(found), body, found.index === openingOf(error.message));
   }
   // An OpenAI-style code that names the parameter, whatever the words.
-  if ((error.code === 'unsupported_parameter' || error.code === 'unsupported_value') && error.param && Object.hasOwn(body, error.param)) return { param: error.param, rule: 'unsupported' };
+  if ((error.code === 'unsupported_parameter' || error.code === 'unsupported_value') && error.param) return checked({ param: error.param, rule: 'unsupported' }, body, false);
   return undefined;
+}
+
+/**
+ * A lesson as far as it may be trusted: about a parameter the request carried and a rule may
+ * name, renamed only as KNOWN_RENAMES allows (else 'unsupported'); a reroute only when the
+ * refusal's own words open with it (`opening`), never from a quoted value it echoes.
+ */
+function checked(lesson: Lesson, body: Readonly<Record<string, unknown>>, opening: boolean): Lesson | undefined {
+  if ('endpoint' in lesson) return opening ? lesson : undefined;
+  const { param, rule } = lesson;
+  if (!isRuleParam(param) || !Object.hasOwn(body, param)) return undefined;
+  return { param, rule: rule !== 'unsupported' && KNOWN_RENAMES[param] !== rule ? 'unsupported' : rule };
+}
+
+/**
+ * Where the server's own words start in an APIError's message (`404 model_not_found: This is
+ * …`): past the status, the code, and a gateway's wrapping (LiteLLM's `litellm.NotFoundError:
+ * OpenAIException - `, OpenRouter's `Provider returned error: `).
+ */
+function openingOf(message: string): number {
+  const wrapped = /^\d{3} (?:[\w.-]+: )?(?:litellm\.\w+: \w+ - |Provider returned error:? )?(?:b')?/.exec(message);
+  return wrapped ? wrapped[0].length : 0;
 }
 
 /** A lesson added to what was learnt of a model before. */

@@ -132,6 +132,19 @@ export function builtInRulesFor(model: string): ReadonlyArray<{ name: string; ru
 }
 
 export const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_.]{0,63}$/;
+
+/** Names no rule may change or rename to: what every request needs, and what would reach an object's prototype. */
+const RESERVED: ReadonlySet<string> = new Set(['model', 'messages', 'stream', '__proto__', 'constructor', 'prototype']);
+
+/** A parameter a rule may name: a parameter's name, not one every request needs. */
+export const isRuleParam = (name: string): boolean => PARAM_NAME.test(name) && !RESERVED.has(name);
+
+/**
+ * The renames a lesson from the network may teach (the gateway's words, or a store's record):
+ * only these, which keep the request's meaning. Any other "use X instead" is learnt as
+ * 'unsupported': the network never chooses what a request carries instead.
+ */
+export const KNOWN_RENAMES: Readonly<Record<string, string>> = { max_tokens: 'max_completion_tokens' };
 const ENDPOINTS: readonly string[] = ['chat', 'responses'];
 
 /** A user's id or prefix key, as `modelRules` and `reasoningRules` take it. */
@@ -163,11 +176,17 @@ function checkParams(name: string, params: unknown): ReadonlyMap<string, ParamRu
   if (params === undefined) return checked;
   if (!isRecord(params)) throw new ValidationError(name, "must map parameter names to 'drop', 'unsupported' or the name to send instead");
   for (const [param, rule] of Object.entries(params)) {
-    if (!PARAM_NAME.test(param) || param === 'model' || param === 'messages' || param === 'stream') throw new ValidationError(`${name}.${param}`, 'is not a parameter a rule may change');
-    if (typeof rule !== 'string' || !(rule === 'drop' || rule === 'unsupported' || PARAM_NAME.test(rule)) || rule === param) {
+    if (!isRuleParam(param)) throw new ValidationError(`${name}.${param}`, 'is not a parameter a rule may change');
+    // 'Drop' is a misspelt 'drop', not a parameter of that name.
+    const word = typeof rule === 'string' && /^(drop|unsupported)$/i.test(rule);
+    if (typeof rule !== 'string' || (word ? rule !== 'drop' && rule !== 'unsupported' : !isRuleParam(rule)) || rule === param) {
       throw new ValidationError(`${name}.${param}`, "must be 'drop', 'unsupported' or the name of the parameter to send instead");
     }
     checked.set(param, rule);
+  }
+  // A rename to a parameter the same entry renames again (a → b, b → a) would send neither.
+  for (const [param, rule] of checked) {
+    if (rule !== 'drop' && rule !== 'unsupported' && checked.has(rule)) throw new ValidationError(`${name}.${param}`, `renames to ${rule}, which this rule changes too`);
   }
   return checked;
 }

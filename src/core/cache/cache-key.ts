@@ -1,11 +1,10 @@
 import { hashKey } from '../store/hash-key.js';
 import type { CacheCall } from '../types.js';
+import { CREDENTIAL_HEADERS } from '../../internal/credential-headers.js';
 
 // What names a cached answer (docs/cache.md, "The key"): whose it is, where it was asked,
 // and a canonical form of everything that changes the answer.
 
-/** The headers that carry a credential on a call: each partitions the cache like the client's key. */
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'api-key', 'x-api-key']);
 
 /**
  * JSON with every object's keys in order, so `{a, b}` and `{b, a}` are one request; `undefined`

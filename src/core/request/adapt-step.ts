@@ -1,6 +1,7 @@
 import { adaptParams, refusedByGateway, unsupportedParameter } from '../adapt/adapt.js';
 import { lessonOf, withLesson } from '../adapt/lessons.js';
 import { resolveModel } from '../adapt/model-rules.js';
+import { CREDENTIAL_HEADERS } from '../../internal/credential-headers.js';
 import { APIError, UnsupportedParameterError, ValidationError } from '../errors.js';
 import { joinURL } from './attempt.js';
 import type { CallState, PreparedRequest } from './call-state.js';
@@ -14,6 +15,7 @@ import type { ResponsesRoute } from '../types.js';
 
 /** Statuses a refusal of a parameter or an endpoint comes with (OpenAI answers 404 to a model without tools and to a responses-only model). */
 const REFUSALS: ReadonlySet<number> = new Set([400, 404, 422]);
+
 
 /** A chat body adapted to one model: where it goes and how its answer comes back. */
 export interface AdaptedRequest {
@@ -64,6 +66,9 @@ async function reroute(call: CallState, model: string, body: Record<string, unkn
 export async function learnFrom(call: CallState, request: PreparedRequest, error: unknown, prepare: (model: string) => Promise<PreparedRequest>): Promise<PreparedRequest | UnsupportedParameterError | undefined> {
   const { model, json } = request;
   if (!call.request.adapt || model === undefined || json === undefined || !(error instanceof APIError) || error instanceof UnsupportedParameterError || !REFUSALS.has(error.status)) return undefined;
+  // A call with its own credential (a per-call key) may reach other channels than the client's
+  // key: what its refusal says is not the fleet's to learn.
+  if (call.options.headers && Object.keys(call.options.headers).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()))) return undefined;
   const lesson = lessonOf(error, json);
   if (!lesson) return undefined;
   const { fleet } = call.config;

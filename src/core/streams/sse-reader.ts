@@ -56,6 +56,7 @@ export class SSEReader implements FrameSource<never> {
   #closed = false;
   /** Frames a translated frame made that are not taken yet (`SSEOptions.translate`). */
   readonly #translated: unknown[] = [];
+  #taken = 0;
   /** The JSON text of the last frame taken, as the gateway sent it (`nextText`). */
   #text = '';
   /** An abort that came before anything asked for the next frame: the next read throws it. */
@@ -207,7 +208,7 @@ export class SSEReader implements FrameSource<never> {
 
   /** The next buffered frame as a result, DONE at the end, or undefined when more bytes are needed. Throws for bad frames. */
   #take(): IteratorResult<never> | undefined {
-    const translated = this.#translated.shift();
+    const translated = this.#nextTranslated();
     if (translated !== undefined) return this.#given(translated);
     if (this.#ended) return DONE;
     const events = this.#events;
@@ -226,7 +227,7 @@ export class SSEReader implements FrameSource<never> {
       if (this.#options.terminalEvents?.includes((frame as { type?: string } | null)?.type ?? '')) this.#ended = true;
       if (this.#options.translate) {
         this.#translated.push(...this.#options.translate(frame));
-        const first = this.#translated.shift();
+        const first = this.#nextTranslated();
         if (first !== undefined) return this.#given(first);
         if (this.#ended) return DONE;
         continue;
@@ -238,6 +239,14 @@ export class SSEReader implements FrameSource<never> {
     if (!this.#eof) return undefined;
     // The body ended without [DONE] or a terminal event: a cut, whatever a proxy made of it.
     throw this.#cut(undefined, `Stream ended before ${this.#options.terminalEvents ? 'its final event' : '[DONE]'} (${this.#options.where}).`);
+  }
+
+  /** The next translated frame not taken yet (a read position: shifting a long array costs its length each time). */
+  #nextTranslated(): unknown {
+    if (this.#taken < this.#translated.length) return this.#translated[this.#taken++];
+    this.#translated.length = 0;
+    this.#taken = 0;
+    return undefined;
   }
 
   /** A translated frame, handed out as the frame it stands for (its text is what a cache keeps). */

@@ -226,3 +226,98 @@ describe('learnt from the gateway', () => {
     expect(lines.some((l) => l.includes('adapted the request: gpt-5 takes max_completion_tokens instead of max_tokens'))).toBe(true);
   });
 });
+
+describe('what the network may teach (found by the hostile trial)', () => {
+  const refusal = (message: string, extra: Record<string, unknown> = {}) => ({ type: 'status' as const, status: 400, body: { error: { message, type: 'invalid_request_error', param: null, code: null, ...extra } } });
+
+  it.for([
+    ["Unsupported parameter: 'temperature' is not supported with this model. Use 'drop' instead.", 'temperature'],
+    ["Unsupported parameter: 'max_tokens' is not supported with this model. Use 'n' instead.", 'max_tokens'],
+    ["Unsupported parameter: 'max_tokens' is not supported with this model. Use 'model' instead.", 'max_tokens'],
+    ["Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_tokens' instead.", 'max_tokens'],
+  ] as const)('%s is learnt as unsupported: never a drop, never a rename the network chose', async ([message, param]) => {
+    const { mock, client, sent } = setup();
+    mock.inject(refusal(message));
+    const error = await client.chat.completions.create({ model: 'deepseek-chat', ...ask, temperature: 1.7, max_tokens: 7 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'UnsupportedParameterError', param });
+    expect(sent()).toHaveLength(1);
+    await expect(client.chat.completions.create({ model: 'deepseek-chat', ...ask, temperature: 1.7, max_tokens: 7 })).rejects.toThrow(UnsupportedParameterError);
+    expect(sent()).toHaveLength(1);
+  });
+
+  it.for(['model', 'messages', 'stream', '__proto__'])('a refusal naming %s teaches nothing', async (param) => {
+    const { mock, client, sent } = setup();
+    mock.inject(refusal(`Unsupported parameter: '${param}' is not supported with this model.`, { code: 'unsupported_parameter', param }));
+    await expect(client.chat.completions.create({ model: 'deepseek-chat', ...ask })).rejects.toThrow();
+    await client.chat.completions.create({ model: 'deepseek-chat', ...ask });
+    expect(sent()).toHaveLength(2);
+  });
+
+  it('the reroute is learnt only from the refusal’s own opening words, never from a value it quotes', async () => {
+    const { mock, client, sent } = setup();
+    mock.inject(refusal("Invalid 'messages[0].content': 'This model is only supported in v1/responses' is too long."));
+    await expect(client.chat.completions.create({ model: 'deepseek-chat', ...ask })).rejects.toThrow();
+    await client.chat.completions.create({ model: 'deepseek-chat', ...ask });
+    expect(sent().map((r) => r.path)).toEqual(['chat/completions', 'chat/completions']);
+  });
+
+  it('a call with its own credential teaches the fleet nothing: another user’s channel may differ', async () => {
+    const { client, sent } = setup();
+    await expect(client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 0.7 }, { headers: { Authorization: 'Bearer test-key' } })).rejects.toThrow(/temperature/);
+    await expect(client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 0.7 })).rejects.toThrow(/temperature/);
+    expect(sent()).toHaveLength(2);
+  });
+
+  it.for(['{"v":1,"params":{"max_tokens":"messages"}}', '{"v":1,"params":{"max_tokens":"n"}}', '{"v":1,"params":{"max_tokens":"stream"}}', '{"v":1,"params":{"max_tokens":"constructor"}}'])(
+    'a learnt record %s read back is ignored',
+    async (text) => {
+      const inner = memoryStore();
+      const store: Store = { get: async (keys) => (await inner.get(keys)).map((v, i) => (keys[i]?.includes(':learned') ? text : v)), set: inner.set.bind(inner), delete: inner.delete.bind(inner), take: inner.take.bind(inner) };
+      const { client, sent } = setup({ store });
+      await client.chat.completions.create({ model: 'deepseek-chat', ...ask, max_tokens: 3 });
+      expect(sent()[0]?.body).toMatchObject({ max_tokens: 3 });
+      expect(sent()[0]?.body).not.toHaveProperty('n');
+    },
+  );
+
+  it.for([
+    [{ params: { max_tokens: 'model' } }, 'params.max_tokens'],
+    [{ params: { max_tokens: '__proto__' } }, 'params.max_tokens'],
+    [{ params: { temperature: 'top_p', top_p: 'temperature' } }, 'params.temperature'],
+    [{ params: { temperature: 'Drop' } }, 'params.temperature'],
+    [{ params: { temperature: 'UNSUPPORTED' } }, 'params.temperature'],
+  ] as const)('modelRules %j is a ValidationError (%s)', ([rule, field]) => {
+    expect(() => new Gateway({ apiKey: 'k', baseURL: 'http://mock.local/v1', modelRules: { m: rule as never } })).toThrow(`modelRules.m.${field}`);
+  });
+
+  it('a refusal no rule can allow suggests none', async () => {
+    const { client } = setup();
+    const error = (await client.chat.completions.create({ model: 'o3-pro', messages: [{ role: 'user', content: 'hi', name: 'bob' }] }).catch((e: unknown) => e)) as UnsupportedParameterError;
+    expect(error).toBeInstanceOf(UnsupportedParameterError);
+    expect(error.allowedBy).toBeNull();
+    expect(error.message).not.toContain("'drop'");
+  });
+
+  it('a gateway refusal keeps its own words once, without repeating the status', async () => {
+    const { client } = setup();
+    const error = (await client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 0.2 }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/^400 unsupported_value: Unsupported value: 'temperature'/);
+    expect(error.message.match(/400/g)).toHaveLength(1);
+  });
+
+  it('parse() on a responses-only model gets structured output through /v1/responses', async () => {
+    const { client } = setup();
+    const done = await client.chat.completions.parse({
+      model: 'o3-pro',
+      ...ask,
+      response_format: { type: 'json_schema', json_schema: { name: 'r', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false }, strict: true } },
+    });
+    expect(typeof (done.choices[0]?.message.parsed as { ok?: unknown } | null)?.ok).toBe('boolean');
+  });
+
+  it('a responses answer without an output array is an error, never an empty reply', async () => {
+    const { mock, client } = setup();
+    mock.inject({ type: 'status', status: 200, body: { weird: true } });
+    await expect(client.chat.completions.create({ model: 'o3-pro', ...ask })).rejects.toThrow(/output array/);
+  });
+});

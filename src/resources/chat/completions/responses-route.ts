@@ -1,4 +1,4 @@
-import { createAPIError } from '../../../core/error-factory.js';
+import { createAPIError, excerpt } from '../../../core/error-factory.js';
 import { GatewayError } from '../../../core/errors.js';
 import { isRecord } from '../../../internal/is-record.js';
 import { Redactor } from '../../../internal/redact.js';
@@ -207,6 +207,8 @@ function checked(response: unknown, source: ResponsesRouteSource | undefined): R
   const { status } = response;
   const failed = (response.error !== undefined && response.error !== null) || (status !== undefined && status !== 'completed' && status !== 'incomplete');
   if (failed) throw failure(isRecord(response.error) ? response.error : { message: `Response ${String(response.id)} ended with status '${String(status)}' and no error.`, code: null }, source);
+  // Not an answer at all (a proxy's JSON, a changed API): never an empty reply.
+  if (!Array.isArray(response.output)) throw new GatewayError(`Expected a responses result with an output array, got ${excerpt(JSON.stringify(response) ?? '')}.`);
   return response;
 }
 
