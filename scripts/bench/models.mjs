@@ -15,7 +15,8 @@
 //      (max_tokens renamed), CPU time per call in fresh processes; with --instructions, the
 //      CPU instructions as bench:instructions counts them (valgrind; about 4 minutes more).
 // Options: --processes N (20), --seconds S (60; the issue's run is 600), --only matrix,loops,fleet,cost,
-// --instructions, --no-docs (leave docs/benchmarks.md alone). Without redis-server the fleet
+// --instructions, --no-docs (leave docs/benchmarks.md alone), --merge (with --only: the parts
+// run now over the last run's others, from .tmp/bench-models.json, and the docs from both). Without redis-server the fleet
 // part says so and is skipped. Everything it starts ends with it, bounded in time.
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,6 +37,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     instructions: { type: 'boolean', default: false },
     'no-docs': { type: 'boolean', default: false },
+    merge: { type: 'boolean', default: false },
   },
 });
 const N = Number(args.processes);
@@ -152,6 +154,10 @@ async function runFleet() {
     const chat = gateway.log.filter((e) => e.model === 'acme-reasoner');
     const refusals = chat.filter((e) => e.status === 400 && e.param === 'max_tokens').sort((a, b) => a.arrived - b.arrived);
     const firstAnswered = Math.min(...refusals.map((e) => e.answered));
+    // Each refusal with the call it belonged to (its instance's call in flight when it arrived): when that call started.
+    const callsOf = new Map(reports.map((r) => [String(r.id), r.calls]));
+    for (const e of refusals) e.callStarted = callsOf.get(e.instance)?.find((c) => c.t0 <= e.arrived && e.arrived <= c.t1)?.t0;
+    for (const e of refusals) e.firstCall = callsOf.get(e.instance)?.[0]?.t0 === e.callStarted;
     const after = refusals.filter((e) => e.arrived > firstAnswered);
     const calls = reports.flatMap((r) => r.calls);
     const learnedAt = reports.map((r) => r.adapted.find((a) => a.source === 'learned')?.t).filter((t) => t !== undefined);
@@ -165,9 +171,13 @@ async function runFleet() {
       refusals: refusals.length,
       refusalsInFlight: refusals.filter((e) => e.arrived <= firstAnswered).length,
       after: after.length,
-      afterDetail: after.map((e) => ({ instance: e.instance, msAfterFirstAnswered: e.arrived - firstAnswered })),
+      afterDetail: after.map((e) => ({ instance: e.instance, msAfterFirstAnswered: e.arrived - firstAnswered, callStartedMs: e.callStarted === undefined ? null : e.callStarted - firstAnswered, firstCall: e.firstCall })),
+      afterStartedBefore: after.filter((e) => e.callStarted !== undefined && e.callStarted <= firstAnswered).length,
+      afterFirstCalls: after.filter((e) => e.firstCall).length,
+      maxPerInstance: Math.max(0, ...[...new Set(refusals.map((e) => e.instance))].map((i) => refusals.filter((e) => e.instance === i).length)),
       firstArrivedMs: refusals.length ? refusals[0].arrived - go : null,
       firstAnsweredMs: refusals.length ? firstAnswered - go : null,
+      instancesMet: new Set(refusals.map((e) => e.instance)).size,
       instancesInFlight: new Set(refusals.filter((e) => e.arrived <= firstAnswered).map((e) => e.instance)).size,
       lastLearntMs: learnedAt.length ? Math.max(...learnedAt) - go : null,
       instancesLearnt: learnedAt.length,
@@ -302,10 +312,10 @@ function section(r, meta) {
     const f = r.fleet;
     lines.push('', '### Learnt once per fleet', '');
     lines.push(`${f.processes} processes (each a \`Gateway\` with \`store: redisStore(...)\` on one redis-server ${f.redis} on 127.0.0.1, \`maxRetries: 0\`) call one strict mock over HTTP for ${f.seconds} s, one call at a time, 100 to 400 ms apart, all starting at the same instant: \`acme-reasoner\`, an id the built-in table does not know, in the \`openai-reasoning\` family (it refuses \`max_tokens\`), with \`max_tokens: 64\`. The mock sits behind a small node:http front of the bench's own that logs when each request arrived and was answered.`);
-    lines.push('', '| requests | max_tokens 400s | sent before the first was answered | sent after it | calls failed | instances that learnt it |', '|---|---|---|---|---|---|');
-    lines.push(`| ${f.requests} | ${f.refusals} | ${f.refusalsInFlight} | ${f.after} | ${f.failed} | ${f.instancesLearnt}/${f.processes} |`);
+    lines.push('', '| requests | max_tokens 400s | arrived before the first was answered | arrived after it | calls failed | instances that met it |', '|---|---|---|---|---|---|');
+    lines.push(`| ${f.requests} | ${f.refusals} | ${f.refusalsInFlight} | ${f.after} | ${f.failed} | ${f.instancesMet}/${f.processes} |`);
     lines.push('');
-    lines.push(`The first 400 was answered ${f.firstAnsweredMs} ms after the start; ${f.refusalsInFlight} requests (from ${f.instancesInFlight} instances, the first included) had arrived by then, each refused once and sent again with \`max_completion_tokens\` by its client (a rename keeps the meaning), so no call failed for it. After the first 400 was answered: **${f.after}** more${f.after ? ` (${f.afterDetail.map((x) => `instance ${x.instance} at +${x.msAfterFirstAnswered} ms`).join(', ')}: sent before the fleet's record reached them, within the 200 ms read interval)` : ''}; target 0 after: **${f.after === 0 ? 'met' : 'not met'}**. Every instance adapted its requests by what was learnt; the last started doing so ${f.lastLearntMs} ms after the start.${f.failed ? ` Failed calls: ${f.failures.join('; ')}.` : ''}`);
+    lines.push(`The first 400 was answered ${f.firstAnsweredMs} ms after the start; ${f.refusalsInFlight} requests (from ${f.instancesInFlight} instances, the first included) had arrived by then. Each refused request was sent again with \`max_completion_tokens\` by its client (a rename keeps the meaning), so no call failed for it. After the first 400 was answered: **${f.after}** more arrived; target 0 after: **${f.after === 0 ? 'met' : 'not met'}**.${f.after ? ` Of those, ${f.afterFirstCalls} were their instance's first call and ${f.afterStartedBefore} belonged to a call that had started before the first 400 was answered (and arrived after it: ${f.processes} processes on ${cpus().length} cores at a load of ${meta.load}); calls started after it that met the 400: **${f.after - f.afterStartedBefore}**. Each, with when it arrived and when its call started, relative to the first 400's answer: ${f.afterDetail.map((x) => `instance ${x.instance}: +${x.msAfterFirstAnswered} ms (started ${x.callStartedMs === null ? '?' : `${x.callStartedMs >= 0 ? '+' : ''}${x.callStartedMs} ms`}${x.firstCall ? ', its first call' : ''})`).join('; ')}.` : ''} At most ${f.maxPerInstance} such 400 per instance; every instance that met none learnt it from the store. All adapted their later requests by what was learnt; the last started doing so ${f.lastLearntMs} ms after the start.${f.failed ? ` Failed calls: ${f.failures.join('; ')}.` : ''}`);
   }
   if (r.cost) {
     const c = r.cost;
@@ -320,7 +330,9 @@ function section(r, meta) {
   return lines.join('\n') + '\n';
 }
 
-const results = {};
+// --merge: the parts run now over the last run's others (.tmp/bench-models.json), and the docs written from both.
+const last = args.merge ? JSON.parse(readFileSync(join(root, '.tmp/bench-models.json'), 'utf8')) : undefined;
+const results = last ? { ...last.results } : {};
 if (wanted('matrix')) results.matrix = await runMatrix();
 if (wanted('loops')) results.loops = await runLoops();
 if (wanted('fleet')) results.fleet = await runFleet();
@@ -338,7 +350,7 @@ const text = section(results, meta);
 console.log(`\n${text}`);
 mkdirSync(join(root, '.tmp'), { recursive: true });
 writeFileSync(join(root, '.tmp/bench-models.json'), JSON.stringify({ results, meta }, null, 1));
-if (!ONLY && !args['no-docs']) {
+if ((!ONLY || args.merge) && !args['no-docs']) {
   const docs = join(root, 'docs/benchmarks.md');
   writeFileSync(docs, withSection(readFileSync(docs, 'utf8'), HEADING, text, '## Rerun'));
   console.log('bench:models: docs/benchmarks.md updated');
