@@ -58,6 +58,14 @@ export function adaptParams(model: string, body: Record<string, unknown>, resolv
       changes.push({ model, param, action: 'renamed', to: rule.rule, source: rule.source, reason: `${model} takes ${rule.rule} instead of ${param} (${by})` });
     }
   }
+  // Without its tools, a request's tool_choice and parallel_tool_calls mean nothing (and a host refuses them alone).
+  if (out && Object.hasOwn(body, 'tools') && !Object.hasOwn(out, 'tools')) {
+    for (const param of ['tool_choice', 'parallel_tool_calls']) {
+      if (!Object.hasOwn(out, param)) continue;
+      delete out[param];
+      changes.push({ model, param, action: 'dropped', source: resolved.params.get('tools')?.source ?? 'rule', reason: `${model} is sent without tools, so without ${param}` });
+    }
+  }
   const endpoint = resolved.endpoint?.value ?? 'chat';
   if (resolved.endpoint && endpoint === 'responses') {
     changes.push({ model, action: 'rerouted', to: 'responses', source: resolved.endpoint.source, reason: `${model} answers only on /v1/responses (${ruleName(resolved.endpoint)})` });

@@ -102,7 +102,7 @@ const BUILT_IN: ReadonlyArray<{ name: string; pattern: RegExp; rules: ModelParam
   { name: 'openai-responses-only', pattern: /^(o[1-9]-pro|codex-|gpt-5(\.\d+)?-codex)/, rules: { endpoint: 'responses' } },
   // o1-mini and o1-preview take no tools (a 404 "tools is not supported in this model"):
   // https://github.com/UKGovernmentBEIS/inspect_ai/pull/1290
-  { name: 'openai-o1-early', pattern: /^o1-(mini|preview)/, rules: { params: { tools: 'unsupported', tool_choice: 'unsupported', parallel_tool_calls: 'unsupported' } } },
+  { name: 'openai-o1-early', pattern: /^o1-(mini|preview)/, rules: { params: { tools: 'unsupported' } } },
   // The reasoning models (o-series, gpt-5 but its chat variant): `max_tokens` refused ("Use
   // 'max_completion_tokens' instead"), sampling parameters other than the default refused:
   // https://learn.microsoft.com/azure/ai-foundry/openai/how-to/reasoning#not-supported,
@@ -125,9 +125,14 @@ const BUILT_IN: ReadonlyArray<{ name: string; pattern: RegExp; rules: ModelParam
   },
 ];
 
-/** The built-in entries that apply to `model`, as `[name, rules]`, the first to apply first. */
+/**
+ * The built-in entries that apply to `model`, as `[name, rules]`, the first to apply first.
+ * Only for an id without a vendor path: `openai/gpt-5` is a router's id (OpenRouter), and a
+ * router adapts the request to the vendor itself; what it refuses is learnt.
+ */
 export function builtInRulesFor(model: string): ReadonlyArray<{ name: string; rules: ModelParamRules }> {
-  const id = (model.split('/').pop() ?? '').toLowerCase();
+  if (model.includes('/')) return [];
+  const id = model.toLowerCase();
   return BUILT_IN.filter((entry) => entry.pattern.test(id));
 }
 

@@ -321,3 +321,19 @@ describe('what the network may teach (found by the hostile trial)', () => {
     await expect(client.chat.completions.create({ model: 'o3-pro', ...ask })).rejects.toThrow(/output array/);
   });
 });
+
+describe('built-in scope', () => {
+  it('a router’s id (vendor/model) gets no built-in rule: the router adapts it itself', async () => {
+    const { client, sent } = setup({}, createMockGateway({ models: [{ id: 'openai/gpt-5', owned_by: 'openrouter', kind: 'chat' }] }));
+    await client.chat.completions.create({ model: 'openai/gpt-5', ...ask, max_tokens: 5, temperature: 0.2 });
+    expect(sent()[0]?.body).toMatchObject({ max_tokens: 5, temperature: 0.2 });
+  });
+
+  it('tools left out take tool_choice and parallel_tool_calls with them', async () => {
+    const { client, adapted, sent } = setup({ modelRules: { 'o1-mini': { params: { tools: 'drop' } } } });
+    const tools = [{ type: 'function' as const, function: { name: 'f', parameters: { type: 'object', properties: {} } } }];
+    await client.chat.completions.create({ model: 'o1-mini', ...ask, tools, tool_choice: 'auto', parallel_tool_calls: true });
+    expect(Object.keys(sent()[0]?.body ?? {}).sort()).toEqual(['messages', 'model']);
+    expect(adapted.map((e) => e.param)).toEqual(expect.arrayContaining(['tools', 'tool_choice', 'parallel_tool_calls']));
+  });
+});
