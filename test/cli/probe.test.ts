@@ -166,7 +166,7 @@ describe('probeModel records only what a refusal names', () => {
     const fetch = faulty(mock, (body) => (body.presence_penalty !== undefined ? errorResponse(400, "Unsupported parameter: 'messages' is not supported with this model.") : undefined));
     const report = await probeModel(clientOn(fetch), 'deepseek-chat', { signal: new AbortController().signal });
     expect(report.params).toEqual({});
-    expect(report.notMeasured).toEqual([{ what: 'presence_penalty', reason: "refused, naming 'messages'" }]);
+    expect(report.notMeasured).toEqual([{ what: 'presence_penalty', reason: expect.stringContaining("Unsupported parameter: 'messages'") }]);
   });
 
   it('never sends more than 8 requests, even when max_tokens must be found and every probe fails', async () => {

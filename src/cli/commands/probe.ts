@@ -5,7 +5,7 @@ import type { ParamRule } from '../../core/adapt/model-rules.js';
 import { stringOption, UsageError } from '../args.js';
 import type { Command, CommandIO } from '../command.js';
 import { checkOutPath, writeOut } from '../out-file.js';
-import { createProgress } from '../progress.js';
+import type { TextOutput } from '../command.js';
 
 // `unified-gateway probe`: what each chat model behind the gateway takes, measured with the
 // user's key, written as a table `modelRules` takes as it is (docs/cli.md#probe). Every
@@ -339,10 +339,10 @@ Examples:
     }
 
     const reports: ModelReport[] = [];
-    const progress = createProgress(io.stderr);
+    const progress = probeProgress(io.stderr, ids.length);
     for (const [i, model] of ids.entries()) {
       if (signal.aborted) break;
-      progress.task({ id: `${ids.length} models`, status: `probe ${i + 1}/${ids.length} ${model}`, created_at: 0 });
+      progress.at(i, model);
       try {
         reports.push(responsesOnly.has(model) ? { model, params: {}, endpoint: 'responses', notMeasured: [], requests: 0 } : await probeModel(gateway, model, { signal, timeout }));
       } catch (error) {
@@ -369,3 +369,29 @@ Examples:
     if (interrupted) throw signal.reason instanceof Error ? signal.reason : new Error('Interrupted');
   },
 };
+
+/** Width of the progress bar, in characters. */
+const BAR = 24;
+
+/**
+ * The probe's progress on stderr: on a terminal one line redrawn in place
+ * (`[######..................] 6/24 gpt-5`), elsewhere a plain line per model.
+ */
+function probeProgress(out: TextOutput, total: number): { at(done: number, model: string): void; clear(): void } {
+  const tty = out.isTTY === true;
+  let drawn = false;
+  return {
+    at(done, model) {
+      const filled = total === 0 ? BAR : Math.round((done / total) * BAR);
+      // An id from the network never writes control characters to the terminal.
+      const text = `probing ${done + 1}/${total} ${model.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')}`;
+      if (!tty) return void out.write(`${text}\n`);
+      out.write(`\r\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(BAR - filled)}] ${text}`);
+      drawn = true;
+    },
+    clear() {
+      if (drawn) out.write('\r\x1b[2K');
+      drawn = false;
+    },
+  };
+}
