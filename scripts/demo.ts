@@ -118,6 +118,8 @@ const cliRuns = [
   // The real service lists 200+ ids: written to a file there, printed from the mock.
   real ? ['models', '--typescript', '--out', join(out, 'gateway-models.d.ts')] : ['models', '--typescript'],
   ['chat', 'Hello from the command line', '--model', model, '--usage'],
+  // What each model takes, measured with the key: one model (a few requests of one token); --yes, since the demo has no terminal.
+  ['probe', '--models', model, '--yes'],
   ...(real
     ? []
     : [
