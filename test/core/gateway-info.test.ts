@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { AuthenticationError, Gateway, memoryStore, type GatewayOptions, type Logger, type Store } from '../../src/index.js';
-import { readGatewayInfo, type GatewayPricing, type PricingEntry } from '../../src/core/gateway-info/gateway-info.js';
-import { configOf } from '../../src/core/resource.js';
+import type { GatewayPricing, PricingEntry } from '../../src/core/gateway-info/gateway-info.js';
 import { createMockGateway, type MockGateway, type Served } from '../../src/testing/index.js';
 import { strictCatalog } from '../../src/testing/catalog.js';
 import { fastRetries } from '../helpers/fixtures.js';
@@ -33,7 +32,7 @@ function gateway(baseURL: string, options: GatewayOptions = {}): Gateway {
   return new Gateway(fastRetries({ apiKey: KEY, baseURL, maxRetries: 0, logger: silentLogger(), ...options }));
 }
 
-const read = (client: Gateway, signal?: AbortSignal) => readGatewayInfo(configOf(client), { signal });
+const read = (client: Gateway, signal?: AbortSignal) => client.models._gatewayInfo({ signal });
 const pricingRequests = (mock: MockGateway) => mock.requests.filter((r) => r.path === '/api/pricing').length;
 
 /** A store that records every key and value written, and can be told what its reads of the table answer. */

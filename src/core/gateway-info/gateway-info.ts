@@ -1,7 +1,6 @@
 import { sleep } from '../../internal/sleep.js';
 import { untilAborted } from '../../internal/signals.js';
 import { APIError, APIUserAbortError } from '../errors.js';
-import { runCall } from '../request/call.js';
 import { guardStore } from '../store/fail-open-store.js';
 import { hashKey } from '../store/hash-key.js';
 import type { Store } from '../store/store.js';
@@ -15,6 +14,12 @@ export type { EndpointType, PricingEntry } from './pricing-schema.js';
 // model answers on) and its quota unit (/api/status). Both live at the origin's root, not under
 // the base URL's /v1. Read at most once a minute per client, and, with a store, once a minute
 // per fleet: the gateway itself refreshes the table every 60 s (model/pricing.go GetPricing).
+
+/**
+ * A GET of an absolute URL on the gateway's origin through the client's request path, its body
+ * as text (resources/models `Models._gatewayInfo` gives it: this folder does not import the path).
+ */
+export type GetText = (url: string) => Promise<unknown>;
 
 /**
  * The gateway's price table and quota unit, as read from `/api/pricing` and `/api/status`.
@@ -68,13 +73,13 @@ const slots = new WeakMap<CoreConfig, Slot>();
  * failing with the request's error; neither is remembered.
  * @example const info = await readGatewayInfo(configOf(client)); info?.models.get('gpt-4o')?.supportedEndpointTypes
  */
-export async function readGatewayInfo(config: CoreConfig, options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayPricing | null> {
+export async function readGatewayInfo(config: CoreConfig, get: GetText, options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayPricing | null> {
   let slot = slots.get(config);
   if (!slot) slots.set(config, (slot = { warned: false }));
   if (slot.known && Date.now() < slot.known.until) return slot.known.info;
   const own = slot;
   // Not stopped by any one caller's signal: others may be waiting for the same read.
-  own.pending ??= load(config, own).finally(() => {
+  own.pending ??= load(config, own, get).finally(() => {
     own.pending = undefined;
   });
   const { signal } = options;
@@ -84,10 +89,10 @@ export async function readGatewayInfo(config: CoreConfig, options: { signal?: Ab
 }
 
 /** One read: the store's copy when it has a fresh one, else the gateway's answer (fetched once per fleet). */
-async function load(config: CoreConfig, slot: Slot): Promise<GatewayPricing | null> {
+async function load(config: CoreConfig, slot: Slot, get: GetText): Promise<GatewayPricing | null> {
   const shared = await sharedPlace(config);
   let info = shared ? await readStored(shared) : undefined;
-  if (info === undefined) info = await fetchOnce(config, shared);
+  if (info === undefined) info = await fetchOnce(config, shared, get);
   slot.known = { info, until: (info?.fetchedAt ?? Date.now()) + GATEWAY_INFO_TTL_MS };
   if (info === null && !slot.warned) {
     slot.warned = true;
@@ -122,7 +127,7 @@ async function sharedPlace(config: CoreConfig): Promise<SharedPlace | undefined>
 }
 
 /** Fetches the table unless another process of the fleet is fetching it: then waits for its copy, a bounded while. */
-async function fetchOnce(config: CoreConfig, shared: SharedPlace | undefined): Promise<GatewayPricing | null> {
+async function fetchOnce(config: CoreConfig, shared: SharedPlace | undefined, get: GetText): Promise<GatewayPricing | null> {
   const locked = shared ? await shared.store.set(shared.lock, '1', { ttlMs: LOCK_MS, ifAbsent: true }).catch(() => true) : false;
   if (shared && !locked) {
     for (let waited = 0; waited < LOCK_WAIT_MS; waited += POLL_MS) {
@@ -132,7 +137,7 @@ async function fetchOnce(config: CoreConfig, shared: SharedPlace | undefined): P
     }
   }
   try {
-    const info = await fetchInfo(config);
+    const info = await fetchInfo(config, get);
     if (shared) await writeStored(shared, info);
     return info;
   } catch (error) {
@@ -143,9 +148,9 @@ async function fetchOnce(config: CoreConfig, shared: SharedPlace | undefined): P
 }
 
 /** Both GETs, at once. */
-async function fetchInfo(config: CoreConfig): Promise<GatewayPricing | null> {
+async function fetchInfo(config: CoreConfig, get: GetText): Promise<GatewayPricing | null> {
   const origin = new URL(config.pool.main).origin;
-  const [pricingBody, statusBody] = await Promise.all([getJSON(config, origin, 'api/pricing'), getJSON(config, origin, 'api/status')]);
+  const [pricingBody, statusBody] = await Promise.all([getJSON(get, `${origin}/api/pricing`), getJSON(get, `${origin}/api/status`)]);
   const pricing = decodePricing(pricingBody);
   if (!pricing) return null;
   const status = decodeStatus(statusBody);
@@ -156,10 +161,10 @@ async function fetchInfo(config: CoreConfig): Promise<GatewayPricing | null> {
  * A GET at the origin's root, parsed: undefined when the gateway has no such route (404, 405,
  * a 403 saying `success: false`, an HTML page: new-api serves its web app for unknown paths).
  */
-async function getJSON(config: CoreConfig, origin: string, path: string): Promise<unknown> {
+async function getJSON(get: GetText, url: string): Promise<unknown> {
   let text: unknown;
   try {
-    ({ data: text } = await runCall<unknown>(config, { method: 'GET', path, url: `${origin}/${path}`, responseType: 'text' }, {}, false));
+    text = await get(url);
   } catch (error) {
     if (error instanceof APIError && (error.status === 404 || error.status === 405 || (error.status === 403 && isRefusal(error.error)))) return undefined;
     throw error;

@@ -31,6 +31,8 @@ export class Models extends APIResource {
    */
   async _gatewayInfo(options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayPricing | null> {
     const { readGatewayInfo } = await import('../../core/gateway-info/gateway-info.js');
-    return readGatewayInfo(configOf(this._client), options);
+    // Through the request path like any call (retries, timeouts, the key only to the client's own origin), its body as text.
+    const get = (url: string) => this._get<string>('', {}, { url, responseType: 'text' });
+    return readGatewayInfo(configOf(this._client), get, options);
   }
 }
