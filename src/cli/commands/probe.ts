@@ -72,7 +72,8 @@ export function looksLikeChatModel(model: Pick<Model, 'id' | 'owned_by'>): boole
 export async function chatModels(gateway: Gateway, signal: AbortSignal): Promise<{ ids: string[]; listed: number; responsesOnly: Set<string>; from: 'pricing' | 'models'; usd?: number | undefined }> {
   // The gateway's own table first: each model's endpoints, as the gateway routes them (new-api's /api/pricing).
   const info = await gateway.models._gatewayInfo({ signal });
-  if (info) {
+  // A table without a single usable chat model (a trimmed or odd one) is no catalogue: /v1/models is.
+  if (info && [...info.models.values()].some((entry) => entry.supportedEndpointTypes.length > 0)) {
     const entries = [...info.models.values()];
     // new-api names audio and completion-only models 'openai' too: the name rules still apply.
     const chat = entries.filter((entry) => entry.supportedEndpointTypes.some((type) => type === 'openai' || type === 'openai-response') && looksLikeChatModel({ id: entry.modelName, owned_by: '' }));
@@ -324,17 +325,17 @@ Examples:
           : `The gateway lists ${catalogue.listed} models; ${ids.length} look like chat models${skipped > 0 ? ` (${skipped} skipped: embeddings, images, audio, video, moderation, completion-only; --models picks others)` : ''}.\n`,
       );
     }
-    if (ids.length > 0) {
-      const most = ids.length * MAX_REQUESTS_PER_MODEL;
-      io.stderr.write(`At most ${most} requests (${MAX_REQUESTS_PER_MODEL} per model): about ${most} requests of ~10 input tokens (the tool and schema probes add a few dozen) and 1 output token each${usd === undefined ? '' : `, at most $${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)} at the gateway's own prices`}.\n`);
-      if (!values.yes) {
-        if (io.stdin.isTTY !== true) throw new UsageError('probe sends paid requests: pass --yes to confirm without a terminal', 'probe');
-        io.stderr.write('Send them? [y/N] ');
-        const answer = await readAnswer(io.stdin, signal);
-        if (!/^\s*y(es)?\s*$/i.test(answer)) {
-          io.stderr.write('Nothing was sent.\n');
-          return;
-        }
+    // Nothing to measure: nothing is written either (an --out file keeps what it had).
+    if (ids.length === 0) throw new UsageError('no chat model to probe: the catalogue lists none that looks like one; name them with --models a,b', 'probe');
+    const most = (ids.length - responsesOnly.size) * MAX_REQUESTS_PER_MODEL;
+    io.stderr.write(`At most ${most} requests (${MAX_REQUESTS_PER_MODEL} per model): about ${most} requests of ~10 input tokens (the tool and schema probes add a few dozen) and 1 output token each${usd === undefined ? '' : `, at most $${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)} at the gateway's own prices`}.\n`);
+    if (!values.yes) {
+      if (io.stdin.isTTY !== true) throw new UsageError('probe sends paid requests: pass --yes to confirm without a terminal', 'probe');
+      io.stderr.write('Send them? [y/N] ');
+      const answer = await readAnswer(io.stdin, signal);
+      if (!/^\s*y(es)?\s*$/i.test(answer)) {
+        io.stderr.write('Nothing was sent.\n');
+        return;
       }
     }
 
@@ -357,13 +358,20 @@ Examples:
     const lines = reports.map(summaryLine);
     const unreached = ids.length - reports.length;
     if (interrupted) lines.push(`Interrupted: ${unreached} of ${ids.length} models not reached; the table has what was measured before Ctrl-C.`);
-    io.stderr.write(`Probed ${reports.length} model${reports.length === 1 ? '' : 's'} with ${sent} request${sent === 1 ? '' : 's'}:\n${lines.join('\n')}\n`);
+    // Ids and the gateway's words come from the network: no control character reaches the terminal.
+    io.stderr.write(printable(`Probed ${reports.length} model${reports.length === 1 ? '' : 's'} with ${sent} request${sent === 1 ? '' : 's'}:\n${lines.join('\n')}\n`));
 
     const text = `${JSON.stringify(rulesTable(reports), null, 2)}\n`;
     if (out === undefined) io.stdout.write(text);
     else {
       // After Ctrl-C the command's signal is aborted; what was paid for is still written.
-      await writeOut(out, new TextEncoder().encode(text), interrupted ? new AbortController().signal : signal);
+      try {
+        await writeOut(out, new TextEncoder().encode(text), interrupted ? new AbortController().signal : signal);
+      } catch (error) {
+        // What was paid for is not lost with the file: the table goes to stdout.
+        io.stdout.write(text);
+        throw error;
+      }
       io.stdout.write(`${out}\n`);
     }
     if (interrupted) throw signal.reason instanceof Error ? signal.reason : new Error('Interrupted');
@@ -384,7 +392,7 @@ function probeProgress(out: TextOutput, total: number): { at(done: number, model
     at(done, model) {
       const filled = total === 0 ? BAR : Math.round((done / total) * BAR);
       // An id from the network never writes control characters to the terminal.
-      const text = `probing ${done + 1}/${total} ${model.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')}`;
+      const text = printable(`probing ${done + 1}/${total} ${model}`);
       if (!tty) return void out.write(`${text}\n`);
       out.write(`\r\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(BAR - filled)}] ${text}`);
       drawn = true;
@@ -394,4 +402,9 @@ function probeProgress(out: TextOutput, total: number): { at(done: number, model
       drawn = false;
     },
   };
+}
+
+/** Text from the network as the terminal may show it: control characters but newlines become `?`. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '?');
 }

@@ -64,10 +64,10 @@ function checked(lesson: Lesson, body: Readonly<Record<string, unknown>>, openin
 /**
  * Where the server's own words start in an APIError's message (`404 model_not_found: This is
  * …`): past the status, the code, and a gateway's wrapping (LiteLLM's `litellm.NotFoundError:
- * OpenAIException - `, OpenRouter's `Provider returned error: `).
+ * OpenAIException - `, OpenRouter's `Provider returned error (OpenAI: `, as error-factory.ts writes it).
  */
 function openingOf(message: string): number {
-  const wrapped = /^\d{3} (?:[\w.-]+: )?(?:litellm\.\w+: \w+ - |Provider returned error:? )?(?:b')?/.exec(message);
+  const wrapped = /^\d{3} (?:(?!litellm\.)[\w.-]+: )?(?:litellm\.\w+: \w+ - (?:b')?|Provider returned error \((?:[^:()]+: )?)?/.exec(message);
   return wrapped ? wrapped[0].length : 0;
 }
 

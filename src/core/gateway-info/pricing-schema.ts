@@ -56,10 +56,11 @@ const names = (max: number) => z.optional(z.nullable(z.array(name(max)).check(z.
 
 const entrySchema = z.object({
   model_name: name(256),
-  quota_type: z.union([z.literal(0), z.literal(1)]),
+  // Older or trimmed tables leave these out: a model is kept (ratio-priced, completion at the prompt's price).
+  quota_type: z.optional(z.union([z.literal(0), z.literal(1)])),
   model_ratio: ratio,
-  model_price: ratio,
-  completion_ratio: ratio,
+  model_price: z.optional(ratio),
+  completion_ratio: z.optional(ratio),
   cache_ratio: optionalRatio,
   create_cache_ratio: optionalRatio,
   image_ratio: optionalRatio,
@@ -135,10 +136,10 @@ function readGroups<T>(value: unknown, read: (v: unknown) => T | undefined): Rec
 function fromWire(w: WireEntry): PricingEntry {
   const entry: PricingEntry = {
     modelName: w.model_name,
-    quotaType: w.quota_type,
+    quotaType: w.quota_type ?? 0,
     modelRatio: w.model_ratio,
-    modelPrice: w.model_price,
-    completionRatio: w.completion_ratio,
+    modelPrice: w.model_price ?? 0,
+    completionRatio: w.completion_ratio ?? 1,
     enableGroups: w.enable_groups ?? [],
     supportedEndpointTypes: w.supported_endpoint_types ?? [],
   };

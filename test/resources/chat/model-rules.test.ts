@@ -337,3 +337,22 @@ describe('built-in scope', () => {
     expect(adapted.map((e) => e.param)).toEqual(expect.arrayContaining(['tools', 'tool_choice', 'parallel_tool_calls']));
   });
 });
+
+describe('wrappings and credentials (second hostile trial)', () => {
+  it.for([
+    ['LiteLLM', { error: { message: "litellm.BadRequestError: OpenAIException - This model is only supported in v1/responses and not in v1/chat/completions.", type: null, param: null, code: '400' } }],
+    ['OpenRouter', { error: { message: 'Provider returned error', code: 400, metadata: { raw: JSON.stringify({ error: { message: 'This model is only supported in v1/responses and not in v1/chat/completions.' } }), provider_name: 'OpenAI' } } }],
+  ] as const)('a reroute inside %s’s wrapping is learnt', async ([, body]) => {
+    const { mock, client, sent } = setup();
+    mock.inject({ type: 'status', status: 400, body });
+    await client.chat.completions.create({ model: 'deepseek-chat', ...ask });
+    expect(sent().map((r) => r.path)).toEqual(['chat/completions', 'responses']);
+  });
+
+  it.for(['x-goog-api-key', 'Proxy-Authorization', 'Cookie'])('a call with its own %s header teaches the fleet nothing', async (header) => {
+    const { client, sent } = setup();
+    await expect(client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 0.7 }, { headers: { [header]: 'secret' } })).rejects.toThrow(/temperature/);
+    await expect(client.chat.completions.create({ model: 'acme-reasoner', ...ask, temperature: 0.7 })).rejects.toThrow(/temperature/);
+    expect(sent()).toHaveLength(2);
+  });
+});
