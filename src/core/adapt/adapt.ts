@@ -38,39 +38,43 @@ export interface Adapted {
  * `url` names the endpoint in that error.
  */
 export function adaptParams(model: string, body: Record<string, unknown>, resolved: ResolvedModel, url: string): Adapted {
-  let out: Record<string, unknown> | undefined;
+  // What to leave out and what to rename, then one new body: `delete` would turn it into a slow dictionary object for JSON.stringify.
+  const left = new Set<string>();
+  const renamed = new Map<string, string>();
   const changes: AdaptInfo[] = [];
   for (const [param, rule] of resolved.params) {
     if (!Object.hasOwn(body, param)) continue;
     const value = body[param];
-    const edit = (out ??= { ...body });
-    delete edit[param];
     const by = ruleName(rule);
     if (rule.rule === 'drop') {
+      left.add(param);
       changes.push({ model, param, action: 'dropped', source: rule.source, reason: `${model} is sent without ${param} (${by})` });
     } else if (rule.rule === 'unsupported') {
       const isDefault = value === null || value === undefined || (Object.hasOwn(PARAM_DEFAULTS, param) && PARAM_DEFAULTS[param] === value) || (Array.isArray(value) && value.length === 0);
       if (!isDefault) throw refusal(model, { param, value }, by, url);
+      left.add(param);
       changes.push({ model, param, action: 'dropped', source: rule.source, reason: `${model} does not take ${param}; ${JSON.stringify(value)} is its default (${by})` });
     } else {
       // A rename the body already made (both names given) keeps the caller's value of the new name.
-      if (!Object.hasOwn(body, rule.rule)) edit[rule.rule] = value;
+      if (Object.hasOwn(body, rule.rule)) left.add(param);
+      else renamed.set(param, rule.rule);
       changes.push({ model, param, action: 'renamed', to: rule.rule, source: rule.source, reason: `${model} takes ${rule.rule} instead of ${param} (${by})` });
     }
   }
   // Without its tools, a request's tool_choice and parallel_tool_calls mean nothing (and a host refuses them alone).
-  if (out && Object.hasOwn(body, 'tools') && !Object.hasOwn(out, 'tools')) {
+  if (left.has('tools')) {
     for (const param of ['tool_choice', 'parallel_tool_calls']) {
-      if (!Object.hasOwn(out, param)) continue;
-      delete out[param];
+      if (!Object.hasOwn(body, param) || left.has(param)) continue;
+      left.add(param);
       changes.push({ model, param, action: 'dropped', source: resolved.params.get('tools')?.source ?? 'rule', reason: `${model} is sent without tools, so without ${param}` });
     }
   }
+  const out = left.size + renamed.size === 0 ? body : Object.fromEntries(Object.keys(body).flatMap((key) => (left.has(key) ? [] : [[renamed.get(key) ?? key, body[key]]])));
   const endpoint = resolved.endpoint?.value ?? 'chat';
   if (resolved.endpoint && endpoint === 'responses') {
     changes.push({ model, action: 'rerouted', to: 'responses', source: resolved.endpoint.source, reason: `${model} answers only on /v1/responses (${ruleName(resolved.endpoint)})` });
   }
-  return { body: out ?? body, changes, endpoint };
+  return { body: out, changes, endpoint };
 }
 
 const ruleName = (rule: Pick<ResolvedParam, 'source' | 'key'>): string =>

@@ -209,6 +209,21 @@ const userEntriesFor = (user: UserModelRules, model: string) => user.entries.fil
  * applies: the request goes as it is.
  */
 export function resolveModel(model: string, user: UserModelRules, learned: ModelParamRules | undefined): ResolvedModel | undefined {
+  // Resolved once per model and what was learnt of it: a call looks it up.
+  let known = resolvedOf.get(user);
+  if (!known) resolvedOf.set(user, (known = new Map()));
+  const hit = known.get(model);
+  if (hit && hit.learned === learned) return hit.resolved;
+  if (known.size >= 1_000) known.clear();
+  const resolved = resolveFresh(model, user, learned);
+  known.set(model, { learned, resolved });
+  return resolved;
+}
+
+/** What `resolveModel` found, per client's rules and model, with the learnt rules it was found with. */
+const resolvedOf = new WeakMap<UserModelRules, Map<string, { learned: ModelParamRules | undefined; resolved: ResolvedModel | undefined }>>();
+
+function resolveFresh(model: string, user: UserModelRules, learned: ModelParamRules | undefined): ResolvedModel | undefined {
   const own = userEntriesFor(user, model);
   const builtIn = builtInRulesFor(model);
   if (own.length === 0 && builtIn.length === 0 && learned === undefined) return undefined;
