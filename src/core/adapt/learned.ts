@@ -1,4 +1,5 @@
 import { isRecord } from '../../internal/is-record.js';
+import { readJSON } from '../../internal/read-json.js';
 import { isRuleParam, KNOWN_RENAMES, type ModelEndpoint, type ModelParamRules, type ParamRule } from './model-rules.js';
 
 // What a fleet learnt about a model (adapt/lessons.ts), as its store keeps it: written and read
@@ -16,13 +17,7 @@ export const learnedText = (rules: ModelParamRules): string => JSON.stringify({ 
  * is one this client knows. Never an error.
  */
 export function readLearned(text: string | null | undefined): ModelParamRules | undefined {
-  if (typeof text !== 'string' || text.length > 4_096) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = readJSON(text, 4_096);
   if (!isRecord(value) || value.v !== LEARNED_FORMAT || !isRecord(value.params)) return undefined;
   const entries = Object.entries(value.params);
   if (entries.length > 32) return undefined;

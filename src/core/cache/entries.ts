@@ -1,4 +1,5 @@
 import { isRecord } from '../../internal/is-record.js';
+import { readJSON } from '../../internal/read-json.js';
 
 // What the response cache keeps, and how it reads it back. A store's contents are untrusted
 // input (another version of the SDK, a hand edit, a store that lost half a value): every
@@ -41,13 +42,7 @@ export type Entry = AnswerEntry | FramesEntry | VectorEntry;
  * not JSON, another format, another endpoint, a body that is not that endpoint's answer).
  */
 export function readEntry(text: string | null, path: string): Entry | undefined {
-  if (typeof text !== 'string' || text.length > MAX_ENTRY_CHARS) return undefined;
-  let entry: unknown;
-  try {
-    entry = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const entry = readJSON(text, MAX_ENTRY_CHARS);
   if (!isRecord(entry) || entry.v !== CACHE_FORMAT || entry.path !== path) return undefined;
   if (Array.isArray(entry.frames)) return entry.frames.length > 0 && entry.frames.every((frame) => isFrameText(path, frame)) && typeof entry.usageAsked === 'boolean' ? (entry as unknown as FramesEntry) : undefined;
   if ('vector' in entry) return isVector(entry.vector) && (entry.model === undefined || typeof entry.model === 'string') ? (entry as unknown as VectorEntry) : undefined;

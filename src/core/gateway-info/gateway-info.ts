@@ -1,3 +1,4 @@
+import { readJSON } from '../../internal/read-json.js';
 import { sleep } from '../../internal/sleep.js';
 import { untilAborted } from '../../internal/signals.js';
 import { APIError, APIUserAbortError } from '../errors.js';
@@ -194,13 +195,7 @@ async function readStored(shared: SharedPlace): Promise<GatewayPricing | null | 
   } catch {
     return undefined;
   }
-  if (typeof text !== 'string' || text.length > MAX_STORED_CHARS) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = readJSON(text, MAX_STORED_CHARS);
   if (typeof value !== 'object' || value === null) return undefined;
   const { v, at, absent, pricing, status } = value as Record<string, unknown>;
   const now = Date.now();
