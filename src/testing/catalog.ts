@@ -55,6 +55,10 @@ export const defaultModels: MockModel[] = [
   { id: 'dall-e-2', owned_by: 'openai', kind: 'image' },
   { id: 'gpt-image-1', owned_by: 'openai', kind: 'image' },
   { id: 'whisper-1', owned_by: 'openai', kind: 'audio' },
+  // Billed otherwise than by ratios (src/testing/accounting.ts): a flat price per request
+  // (quota_type 1), and a tiered expression (billing_mode 'tiered_expr').
+  { id: 'per-request-chat', owned_by: 'mock', kind: 'chat' },
+  { id: 'tiered-chat', owned_by: 'mock', kind: 'chat' },
   // The gateway's video models: `<vendor>_video2` (portrait) and `-landscape`; "vendor" is the
   // spec's neutral stand-in for the vendor word.
   { id: 'vendor_video2', owned_by: 'vendor', kind: 'video' },

@@ -78,6 +78,8 @@ export function chat(ctx: MockContext, next: () => MockChatReply | undefined, ca
   if (reasoning !== undefined) reply = withReasoning(reply, reasoning);
   const cached = cache.cachedTokens(ctx.body);
   if (cached !== undefined) reply = { ...reply, usage: { ...reply.usage, prompt_tokens_details: { cached_tokens: cached } } };
+  // Billed on the usage the reply carries, streamed or not, whether or not the client asked for it.
+  ctx.charge({ kind: 'tokens', model: String(ctx.body.model), stream: ctx.body.stream === true, prompt: reply.usage.prompt_tokens, completion: reply.usage.completion_tokens, cached });
   const head = { id: `chatcmpl-mock-${ctx.id}`, created: Math.floor(ctx.now / 1000), model: String(ctx.body.model) };
   const field = reasoningField(thinking ?? {});
   let response: Response;

@@ -1,4 +1,5 @@
 import type { MockModel, MockModelKind } from './catalog.js';
+import type { MockCharge } from './ledger.js';
 
 /** What an endpoint handler of the mock gateway gets for one request. */
 export interface MockContext {
@@ -22,6 +23,8 @@ export interface MockContext {
   sse(frames: Array<{ event?: string; data: unknown }>, options?: { done?: boolean }): Response;
   /** The catalogue entry for a model id. */
   model(modelId: unknown): MockModel | undefined;
+  /** Reports what the call consumed; the mock bills it to the key when the answer is a success. */
+  charge(charge: MockCharge): void;
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -26,6 +26,8 @@ function checkImageParams(ctx: MockContext, fields: Record<string, unknown>): Re
 
 function images(ctx: MockContext, fields: Record<string, unknown>, prompt: string): Response {
   const n = typeof fields.n === 'number' ? fields.n : 1;
+  // A per-request price, n times over, as new-api's image relay bills it.
+  ctx.charge({ kind: 'request', model: String(fields.model), stream: false, prompt: 0, completion: 0, n });
   const data = Array.from({ length: n }, (_, i) =>
     fields.response_format === 'b64_json'
       ? { b64_json: PIXEL_PNG_BASE64, revised_prompt: prompt }
@@ -92,6 +94,8 @@ export function transcribe(ctx: MockContext): Response {
   if (range) return ctx.invalid(range, 'temperature');
   const name = (file as File).name || 'audio';
   const text = `Mock transcript of ${name} (${file.size} bytes${fields.language ? `, ${String(fields.language)}` : ''}).`;
+  // The mock has no audio duration to bill by: the transcript's words are its completion tokens, at whisper-1's ratios.
+  ctx.charge({ kind: 'tokens', model: String(fields.model), stream: false, prompt: 0, completion: text.split(/\s+/).filter(Boolean).length });
   const format = fields.response_format ?? 'json';
   const plain = (type: string, content: string) => new Response(content, { status: 200, headers: { 'content-type': type } });
   switch (format) {

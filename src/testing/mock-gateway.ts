@@ -8,6 +8,7 @@ import { chat } from './chat.js';
 import type { MockChatReply } from './chat-script.js';
 import { isObject, type MockContext } from './context.js';
 import { applyFault, takeFault, type MockFault, type QueuedFault } from './faults.js';
+import { createLedger, DEFAULT_QUOTA, type MockCharge } from './ledger.js';
 import { checkMockOptions } from './mock-options.js';
 import { dataUrl, describeForm, editImages, generateImages, mockFile, transcribe } from './media.js';
 import { serve, type ServeOptions, type Served } from './node-server.js';
@@ -68,6 +69,23 @@ export interface MockGatewayOptions {
    * const { url } = await createMockGateway({ cassettes: 'test/cassettes' }).listen();
    */
   cassettes?: string | readonly Cassette[] | undefined;
+  /**
+   * Serve new-api's accounting endpoints: `GET /api/pricing`, `/api/status`, `/api/log/token`,
+   * `/api/usage/token`, `/dashboard/billing/subscription` and `/dashboard/billing/usage`.
+   * `false` answers them 404, as a gateway that is not new-api. Every answered call is billed
+   * either way. @default true
+   */
+  accounting?: boolean | undefined;
+  /**
+   * The quota granted to the key, in new-api's units (500,000 a USD): `total_granted` of
+   * `/api/usage/token` and the limits of `/dashboard/billing/subscription`. @default 5_000_000 (10 USD)
+   */
+  quota?: number | undefined;
+  /**
+   * Reads of `/api/log/token` a key may make per second before a 429 with `Retry-After`, a
+   * loose model of new-api's rate limit on it; 0 for none. @default 1
+   */
+  logReadsPerSecond?: number | undefined;
 }
 
 /** One request the mock received. The Authorization header is reduced to whether it matched. */
@@ -117,7 +135,7 @@ export interface MockGateway {
   script(replies: MockChatReply | MockChatReply[]): void;
   /** Every request received, oldest first. */
   readonly requests: MockRequestRecord[];
-  /** Clears faults, scripted replies, the prompt cache and the request log, and starts every cassette sequence again. */
+  /** Clears faults, scripted replies, the prompt cache, the request log and the bills, and starts every cassette sequence again. */
   reset(): void;
 }
 
@@ -142,6 +160,11 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   const requests: MockRequestRecord[] = [];
   const script: MockChatReply[] = [...(options.script ?? [])];
   const promptCache = createPromptCache(options.cacheHints ?? 'honor');
+  const ledger = createLedger(options.quota ?? DEFAULT_QUOTA);
+  const accounting = options.accounting ?? true;
+  const logReadsPerSecond = options.logReadsPerSecond ?? 1;
+  /** When each key last read /api/log/token, in ms. */
+  const logReads = new Map<string, number[]>();
   let counter = 0;
 
   const cassettes = options.cassettes;
@@ -158,10 +181,11 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
   async function handle(request: Request): Promise<Response> {
     if (request.url.startsWith('data:')) return dataUrl(request.url);
     const id = ++counter;
-    return finish(await answer(request, id), id);
+    const requestId = oneapiRequestId(id);
+    return finish(await answer(request, id, requestId), id, requestId);
   }
 
-  async function answer(request: Request, id: number): Promise<Response> {
+  async function answer(request: Request, id: number, requestId: string): Promise<Response> {
     const url = new URL(request.url);
     if (request.method === 'OPTIONS') {
       // A wildcard does not cover Authorization in a preflight: echo what the browser asks for.
@@ -193,7 +217,8 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
         malformed = true;
       }
     }
-    const authorized = request.headers.get('authorization') === `Bearer ${apiKey}`;
+    const bearer = request.headers.get('authorization');
+    const authorized = bearer === `Bearer ${apiKey}`;
     const headers: Record<string, string> = {};
     request.headers.forEach((value, key) => {
       if (key !== 'authorization') headers[key] = value;
@@ -211,6 +236,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
 
     const model = (modelId: unknown) => models.find((m) => m.id === modelId);
     const invalid = (message: string, param: string | null) => reply(400, errorBody(message, 'invalid_request_error', 'invalid_request_error', param));
+    let charged: MockCharge | undefined;
     const ctx: MockContext = {
       id,
       body: isObject(body) && !form ? body : {},
@@ -228,6 +254,9 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       },
       sse: (frames, sseOptions = {}) =>
         sse(frames, { done: sseOptions.done ?? true, fault, signal: request.signal, frameDelayMs: options.frameDelayMs ?? 0, stallTimeoutMs }),
+      charge: (c) => {
+        charged = c;
+      },
     };
 
     const route = `${request.method} ${path}`;
@@ -239,9 +268,45 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     }
     if (route.startsWith('GET videos/generations/')) return videos.retrieve(ctx, decodeURIComponent(path.slice('videos/generations/'.length)));
     const handler = routes[route];
-    if (handler) return handler(ctx);
+    if (handler) {
+      const response = handler(ctx);
+      // The bill of an answered call, under the key it was made with (new-api settles after a 200 from upstream).
+      if (charged && response.ok) ledger.record(bearer ?? '', requestId, charged, model(charged.model), ctx.now);
+      return response;
+    }
+    const account = accountingRoutes[`${request.method} ${path.replace(/\/+$/, '')}`];
+    if (account && accounting) return account(ctx, bearer ?? '');
     return reply(404, unknownUrl(request.method, url));
   }
+
+  /** May `key` read /api/log/token now? Undefined when so, else the seconds to wait. */
+  function logReadWait(key: string, now: number): number | undefined {
+    if (logReadsPerSecond === 0) return undefined;
+    const recent = (logReads.get(key) ?? []).filter((t) => now - t < 1_000);
+    if (recent.length >= logReadsPerSecond) return Math.max(1, Math.ceil((1_000 - (now - (recent[0] ?? now))) / 1_000));
+    recent.push(now);
+    logReads.set(key, recent);
+    return undefined;
+  }
+
+  // new-api's accounting endpoints at the origin's root (a path outside /v1/ is routed whole);
+  // the dashboard's are also served under /v1/, as new-api's router/dashboard.go does.
+  const accountingRoutes: Record<string, (ctx: MockContext, key: string) => Response> = {
+    'GET /api/pricing': (ctx) => ctx.reply(200, pricingBody(models)),
+    'GET /api/status': (ctx) => ctx.reply(200, statusBody()),
+    'GET /api/log/token': (ctx, key) => {
+      const wait = logReadWait(key, ctx.now);
+      if (wait === undefined) return ctx.reply(200, ledger.logBody(key));
+      const limited = ctx.reply(429, { success: false, message: 'Too many requests: the mock allows ' + String(logReadsPerSecond) + ' read(s) of /api/log/token a second per key.' });
+      limited.headers.set('retry-after', String(wait));
+      return limited;
+    },
+    'GET /api/usage/token': (ctx, key) => ctx.reply(200, ledger.usageBody(key)),
+    'GET /dashboard/billing/subscription': (ctx) => ctx.reply(200, ledger.subscriptionBody()),
+    'GET /dashboard/billing/usage': (ctx, key) => ctx.reply(200, ledger.billingUsageBody(key)),
+    'GET dashboard/billing/subscription': (ctx) => ctx.reply(200, ledger.subscriptionBody()),
+    'GET dashboard/billing/usage': (ctx, key) => ctx.reply(200, ledger.billingUsageBody(key)),
+  };
 
   /** An answer from the cassettes: faults first, then the key (only when one was given), then the cassette or a 404 that says why. */
   async function fromCassettes(request: Request, path: string, id: number): Promise<Response> {
@@ -280,9 +345,6 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     'POST audio/transcriptions': transcribe,
     'POST responses': responses,
     'POST videos/generations': (ctx) => videos.create(ctx),
-    // new-api's accounting endpoints, at the origin's root (a path outside /v1/ is routed whole).
-    'GET /api/pricing': (ctx) => ctx.reply(200, pricingBody(models)),
-    'GET /api/status': (ctx) => ctx.reply(200, statusBody()),
   };
 
   const fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => handle(new Request(input, init));
@@ -308,9 +370,21 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
       script.length = 0;
       requests.length = 0;
       promptCache.clear();
+      ledger.clear();
+      logReads.clear();
       loaded?.rewind();
     },
   };
+}
+
+/**
+ * A unique `X-Oneapi-Request-Id`: new-api's form (a timestamp, then random characters:
+ * common.GetTimeString() + GetRandomString), with the mock's request counter in between.
+ */
+function oneapiRequestId(id: number): string {
+  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 17);
+  const random = Array.from({ length: 8 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('');
+  return `${stamp}${String(id).padStart(6, '0')}${random}`;
 }
 
 function modelObject(m: MockModel) {

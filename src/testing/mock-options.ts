@@ -10,7 +10,7 @@ import type { MockFault } from './faults.js';
 // a mistake is a ValidationError naming the field when the mock is made, not a mock that
 // quietly answers otherwise than the test meant.
 
-const OPTION_NAMES: readonly string[] = ['apiKey', 'models', 'catalog', 'faults', 'frameDelayMs', 'stallTimeoutMs', 'videoStepMs', 'script', 'cacheHints', 'cassettes'];
+const OPTION_NAMES: readonly string[] = ['apiKey', 'models', 'catalog', 'faults', 'frameDelayMs', 'stallTimeoutMs', 'videoStepMs', 'script', 'cacheHints', 'cassettes', 'accounting', 'quota', 'logReadsPerSecond'];
 const MODEL_KINDS: readonly MockModelKind[] = ['chat', 'completion', 'embedding', 'image', 'video', 'audio'];
 const FAULT_TYPES: readonly MockFault['type'][] = ['rate_limit', 'insufficient_quota', 'server_error', 'unavailable', 'status', 'disconnect', 'delay', 'stream_cut', 'stall', 'slow_stream', 'no_done'];
 
@@ -50,6 +50,11 @@ export function checkMockOptions(options: unknown): void {
     const value = options[name];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) throw new ValidationError(name, 'must be a number of ms, 0 or more');
   }
+  if (options.accounting !== undefined && typeof options.accounting !== 'boolean') throw new ValidationError('accounting', "must be true or false (false: new-api's /api/ and /dashboard/ accounting endpoints answer 404)");
+  const quota = options.quota;
+  if (quota !== undefined && !(typeof quota === 'number' && Number.isSafeInteger(quota) && quota >= 0)) throw new ValidationError('quota', 'must be a whole number of quota units, 0 or more (500,000 a USD), e.g. 5_000_000');
+  const reads = options.logReadsPerSecond;
+  if (reads !== undefined && !(typeof reads === 'number' && Number.isFinite(reads) && reads >= 0)) throw new ValidationError('logReadsPerSecond', 'must be a number of reads a second, 0 or more (0: no limit)');
   if (script !== undefined && !Array.isArray(script)) throw new ValidationError('script', "must be an array of replies such as { content: 'Hi' }");
   if (cacheHints !== undefined && cacheHints !== 'honor' && cacheHints !== 'drop') throw new ValidationError('cacheHints', "must be 'honor' or 'drop'");
   if (cassettes !== undefined) {

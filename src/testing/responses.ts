@@ -37,6 +37,7 @@ export function responses(ctx: MockContext): Response {
       ? { type: 'function_call', id: `fc_${ctx.id}`, call_id: `call_${ctx.id}`, name: String(tools[0]?.name ?? 'tool'), arguments: JSON.stringify(sampleFromSchema(tools[0]?.parameters ?? { type: 'object', properties: {} }, text)), status: 'completed' }
       : { type: 'message', id: `msg_${ctx.id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply, annotations: [] }] };
   const usage = { input_tokens: countWords(text), output_tokens: countWords(reply), total_tokens: countWords(text) + countWords(reply) };
+  ctx.charge({ kind: 'tokens', model: String(body.model), stream: body.stream === true, prompt: usage.input_tokens, completion: usage.output_tokens });
   const base = { id, object: 'response', created_at: Math.floor(ctx.now / 1000), model: body.model, error: null, incomplete_details: null };
   const done = { ...base, status: 'completed', output: [item], output_text: item.type === 'message' ? reply : '', usage };
   if (body.stream !== true) return ctx.reply(200, done);

@@ -17,6 +17,7 @@ export function completions(ctx: MockContext): Response {
   }
   const base = { id: `cmpl-mock-${ctx.id}`, object: 'text_completion', created: Math.floor(ctx.now / 1000), model: body.model };
   const usage = { prompt_tokens: countWords(prompt), completion_tokens: countWords(text), total_tokens: countWords(prompt) + countWords(text) };
+  ctx.charge({ kind: 'tokens', model: String(body.model), stream: body.stream === true, prompt: usage.prompt_tokens, completion: usage.completion_tokens });
   if (body.stream === true) {
     const pieces = text.split(/(?= )/);
     const frames = pieces.map((piece, i) => ({
@@ -48,6 +49,7 @@ export function embeddings(ctx: MockContext): Response {
     return { object: 'embedding', index, embedding: body.encoding_format === 'base64' ? toBase64(vector) : Array.from(vector) };
   });
   const tokens = inputs.reduce((n: number, i) => n + countWords(String(i)), 0);
+  ctx.charge({ kind: 'tokens', model: String(body.model), stream: false, prompt: tokens, completion: 0 });
   return ctx.reply(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
 }
 

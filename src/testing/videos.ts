@@ -42,6 +42,7 @@ export function createVideoStore(stepMs: number) {
       if (![5, 10, 15, 20].includes(body.duration as number)) return ctx.invalid('duration must be 5, 10, 15 or 20', 'duration');
       const task: Task = { id: `video_mock_${ctx.id}`, model: body.model, prompt: body.prompt, duration: body.duration as number, createdAt: ctx.now };
       tasks.set(task.id, task);
+      ctx.charge({ kind: 'video', model: task.model, seconds: task.duration });
       return ctx.reply(200, { id: task.id, status: 'pending', created_at: Math.floor(task.createdAt / 1000) });
     },
     /** GET /videos/generations/{id}: 404 for unknown ids and for tasks older than 24 hours. */

@@ -3,7 +3,7 @@ const CORS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-headers': '*',
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-  'access-control-expose-headers': 'x-request-id, retry-after, retry-after-ms, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-mock-reasoning-lost',
+  'access-control-expose-headers': 'x-request-id, x-oneapi-request-id, retry-after, retry-after-ms, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-mock-reasoning-lost',
 };
 
 /**
@@ -22,12 +22,13 @@ export function json(status: number, payload: unknown, id: number, extra: Record
 }
 
 /**
- * Gives an answer the headers every answer of the mock carries: the CORS set and
- * `x-request-id`. Headers the answer already has win (a preflight's echoed
- * `access-control-allow-headers`, a `status` fault's own headers).
+ * Gives an answer the headers every answer of the mock carries: the CORS set, `x-request-id`
+ * and new-api's `X-Oneapi-Request-Id` (`requestId`, the id its consume log is found by).
+ * Headers the answer already has win (a preflight's echoed `access-control-allow-headers`, a
+ * `status` fault's own headers).
  */
-export function finish(response: Response, id: number): Response {
-  const headers: Record<string, string> = { 'x-request-id': `req_mock_${id}`, ...CORS };
+export function finish(response: Response, id: number, requestId?: string): Response {
+  const headers: Record<string, string> = { 'x-request-id': `req_mock_${id}`, ...(requestId !== undefined ? { 'x-oneapi-request-id': requestId } : {}), ...CORS };
   for (const [key, value] of Object.entries(headers)) if (!response.headers.has(key)) response.headers.set(key, value);
   return response;
 }
