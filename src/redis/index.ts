@@ -2,8 +2,9 @@
 // carry a copy; values by path, which the build turns into the same name (tsup.config.ts).
 import type { Store } from 'unified-gateway';
 import { ValidationError } from '../index.js';
-import { keysProblem, setProblem, takeProblem, type StoreProblem } from '../core/store/store-rules.js';
+import { addProblem, keysProblem, setProblem, takeProblem, type StoreProblem } from '../core/store/store-rules.js';
 import { isRecord } from '../internal/is-record.js';
+import { ADD_SCRIPT } from './add-script.js';
 import { BUCKET_SCRIPT } from './bucket-script.js';
 import { keySlot } from './key-slot.js';
 
@@ -144,10 +145,10 @@ function text(reply: unknown): string | null {
 }
 
 /** The SHA-1 EVALSHA names the script by, or undefined where crypto.subtle is missing (then EVAL always). */
-async function scriptSha(): Promise<string | undefined> {
+async function scriptSha(script: string): Promise<string | undefined> {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) return undefined;
-  const digest = new Uint8Array(await subtle.digest('SHA-1', new TextEncoder().encode(BUCKET_SCRIPT)));
+  const digest = new Uint8Array(await subtle.digest('SHA-1', new TextEncoder().encode(script)));
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
@@ -160,8 +161,9 @@ const isNoScript = (error: unknown) => /^NOSCRIPT/.test(String((error as { messa
  * a Redis Cluster; this entry imports neither. Which kind the client is, it finds out here from
  * its shape: ioredis's `isCluster` (true on a `Cluster`), node-redis's `nodeClient()` (a
  * `createCluster()` client's alone); anything else is refused with a `ValidationError`. Each
- * change is one atomic command: `SET … PX [NX]`, `DEL`, and the rate bucket as a Lua script on
- * the server's clock (`EVALSHA`, or `EVAL` when the server does not have the script yet). On a
+ * change is one atomic command: `SET … PX [NX]`, `DEL`, the rate bucket as a Lua script on
+ * the server's clock, and `add`'s counter as another (each by `EVALSHA`, or `EVAL` when the
+ * server does not have the script yet; one key per script, so any cluster node runs it). On a
  * cluster, a `get` or `delete` of keys in several slots sends one `MGET` or `DEL` per slot, at
  * once; keys of one hash tag (`{tag}`) share a slot, so one command. Needs Redis 5 or later.
  * @example
@@ -189,20 +191,22 @@ export function redisStore(client: RedisClientLike, options?: RedisStoreOptions)
   const { send, slot } = linkOf(client);
   const prefix = prefixOf(options);
   const name = (key: string) => `${prefix}:${key}`;
-  let sha: Promise<string | undefined> | undefined;
+  const shas = new Map<string, Promise<string | undefined>>();
 
-  /** Runs the bucket script on `bucket` (a full name: the node of its slot, on a cluster). */
-  const runBucket = async (bucket: string, args: string[]): Promise<unknown> => {
-    const known = await (sha ??= scriptSha());
-    const keyed = ['1', bucket, ...args];
-    if (known === undefined) return send('EVAL', [BUCKET_SCRIPT, ...keyed], bucket, false);
+  /** Runs `script` on its one key, `key` (a full name: the node of its slot, on a cluster). */
+  const runScript = async (script: string, key: string, args: string[]): Promise<unknown> => {
+    let sha = shas.get(script);
+    if (!sha) shas.set(script, (sha = scriptSha(script)));
+    const known = await sha;
+    const keyed = ['1', key, ...args];
+    if (known === undefined) return send('EVAL', [script, ...keyed], key, false);
     try {
-      return await send('EVALSHA', [known, ...keyed], bucket, false);
+      return await send('EVALSHA', [known, ...keyed], key, false);
     } catch (error) {
       // The server does not have the script (first use, a restart, SCRIPT FLUSH; on a cluster,
       // each node keeps its own): EVAL sends it whole and caches it there.
       if (!isNoScript(error)) throw error;
-      return send('EVAL', [BUCKET_SCRIPT, ...keyed], bucket, false);
+      return send('EVAL', [script, ...keyed], key, false);
     }
   };
 
@@ -243,9 +247,16 @@ export function redisStore(client: RedisClientLike, options?: RedisStoreOptions)
     async take(key, take) {
       refuse(takeProblem(key, take));
       const maxWaitMs = Math.min(take.maxWaitMs, Number.MAX_VALUE);
-      const reply = await runBucket(name(key), [String(take.amount), String(take.perMs), String(take.capacity), String(maxWaitMs)]);
+      const reply = await runScript(BUCKET_SCRIPT, name(key), [String(take.amount), String(take.perMs), String(take.capacity), String(maxWaitMs)]);
       if (!Array.isArray(reply) || reply.length !== 2) throw new TypeError(`the bucket script answered ${typeof reply}, not [taken, waitMs]`);
       return { taken: Number(reply[0]) === 1, waitMs: Number(text(reply[1])) };
+    },
+    async add(key, add) {
+      refuse(addProblem(key, add));
+      const limit = add.limit === undefined ? 'inf' : String(add.limit);
+      const reply = await runScript(ADD_SCRIPT, name(key), [String(add.amount), limit, String(add.ttlMs)]);
+      if (!Array.isArray(reply) || reply.length !== 2) throw new TypeError(`the counter script answered ${typeof reply}, not [added, total]`);
+      return { added: Number(reply[0]) === 1, total: Number(text(reply[1])) };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { failOpenStore } from '../../src/core/store/fail-open-store.js';
 import { memoryStore, ValidationError, type Store } from '../../src/index.js';
-import { storeContract } from '../helpers/store-contract.js';
+import { addContract, storeContract } from '../helpers/store-contract.js';
 
 type Mode = 'ok' | 'hang' | 'reject' | 'throw' | 'garbage' | 'late-reject';
 
@@ -32,6 +32,7 @@ function flakyStore() {
     set: (key, value, options) => behave('set', () => inner.set(key, value, options)),
     delete: (keys) => behave('delete', () => inner.delete(keys)),
     take: (key, take) => behave('take', () => inner.take(key, take)),
+    add: (key, add) => behave('add', () => (inner.add as NonNullable<Store['add']>).call(inner, key, add)),
   };
   return { store, inner, mode, calls };
 }
@@ -55,6 +56,24 @@ describe('failOpenStore: the Store contract over a store that works', () => {
   const { store } = flakyStore();
   const wrapped = failOpenStore(store, { log: () => {} });
   storeContract((n) => Array.from({ length: n }, () => wrapped));
+});
+
+describe('failOpenStore: the counters part of the contract over a store that is down (memory answers)', () => {
+  const { store, mode } = flakyStore();
+  mode.now = 'reject';
+  const wrapped = failOpenStore(store, { log: () => {} });
+  addContract((n) => Array.from({ length: n }, () => wrapped));
+});
+
+describe('failOpenStore: the counters part of the contract over a store without add (memory answers)', () => {
+  const { store } = flakyStore();
+  const { add: _, ...withoutAdd } = store;
+  const fallback = memoryStore();
+  const wrapped = failOpenStore(withoutAdd, { log: () => {}, fallback });
+  addContract(
+    (n) => Array.from({ length: n }, () => wrapped),
+    fallback,
+  );
 });
 
 describe('failOpenStore', () => {
@@ -241,6 +260,74 @@ describe('failOpenStore', () => {
     await expect(wrapped.set('k', 'v', { ttlMs: -1 })).rejects.toBeInstanceOf(ValidationError);
     await expect(wrapped.take('k', { amount: 1, perMs: 1, capacity: 0, maxWaitMs: 0 })).rejects.toMatchObject({ field: 'take.capacity' });
     await expect(wrapped.get('k' as unknown as string[])).rejects.toMatchObject({ field: 'keys' });
+    expect(calls).toEqual([]);
+    expect(lines).toEqual([]);
+  });
+
+  it("passes add to the store while it answers, and answers it from memory when the store's add fails, warning once", async () => {
+    vi.useFakeTimers();
+    const { wrapped, inner, mode, lines } = setup();
+    const add = { amount: 2, limit: 3, ttlMs: 60_000 };
+    expect(await wrapped.add('n', add)).toEqual({ added: true, total: 2 });
+    expect(await inner.get(['n'])).toEqual(['2']);
+    mode.now = 'hang';
+    const pending = wrapped.add('n', add);
+    await vi.advanceTimersByTimeAsync(251);
+    // Memory knows nothing of the store's 2: its own count starts at 0.
+    expect(await pending).toEqual({ added: true, total: 2 });
+    expect(await wrapped.add('n', add)).toEqual({ added: false, total: 2 });
+    expect(await inner.get(['n'])).toEqual(['2']);
+    expect(lines.map(([level]) => level)).toEqual(['warn']);
+    expect(lines[0]?.[1]).toMatch(/timed out after 250 ms/);
+  });
+
+  it.each([
+    ['a string', 'not an answer'],
+    ['no total', { added: true }],
+    ['a total that is not a number', { added: true, total: '3' }],
+    ['a total of NaN', { added: true, total: Number.NaN }],
+    ['added that is not a boolean', { added: 1, total: 3 }],
+    ['null', null],
+  ])("takes an add's answer of %s for an outage", async (_, answer) => {
+    const lines: string[] = [];
+    const store: Store = { ...flakyStore().store, add: async () => answer as never };
+    const wrapped = failOpenStore(store, { log: (__, line) => lines.push(line) });
+    expect(await wrapped.add('n', { amount: 1, ttlMs: 60_000 })).toEqual({ added: true, total: 1 });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/not a store's answer/);
+  });
+
+  it('keeps the counters of a store without add in memory (the fallback), with no warning, and never asks that store', async () => {
+    const { store, calls } = flakyStore();
+    const { add: _, ...withoutAdd } = store;
+    const lines: string[] = [];
+    const fallback = memoryStore();
+    const wrapped = failOpenStore(withoutAdd, { log: (__, line) => lines.push(line), fallback });
+    expect(await wrapped.add('n', { amount: 4, limit: 5, ttlMs: 60_000 })).toEqual({ added: true, total: 4 });
+    expect(await wrapped.add('n', { amount: 4, limit: 5, ttlMs: 60_000 })).toEqual({ added: false, total: 4 });
+    expect(await fallback.get(['n'])).toEqual(['4']);
+    expect(calls).toEqual([]);
+    expect(lines).toEqual([]);
+    // Its other operations still go to it: it is not down.
+    await wrapped.set('k', 'v', { ttlMs: 60_000 });
+    expect(calls).toEqual(['set']);
+    expect(await wrapped.get(['n'])).toEqual([null]);
+  });
+
+  it('keeps counters in a memory store of its own when neither the store nor the fallback has add', async () => {
+    const { store } = flakyStore();
+    const { add: _, ...withoutAdd } = store;
+    const { add: __, ...fallbackWithoutAdd } = flakyStore().store;
+    const wrapped = failOpenStore(withoutAdd, { log: () => {}, fallback: fallbackWithoutAdd });
+    expect(await wrapped.add('n', { amount: 4, limit: 5, ttlMs: 60_000 })).toEqual({ added: true, total: 4 });
+    expect(await wrapped.add('n', { amount: 1, limit: 5, ttlMs: 60_000 })).toEqual({ added: true, total: 5 });
+    expect(await wrapped.add('n', { amount: 1, limit: 5, ttlMs: 60_000 })).toEqual({ added: false, total: 5 });
+  });
+
+  it('refuses a bad add before any store sees it, and does not count it as an outage', async () => {
+    const { wrapped, calls, lines } = setup();
+    await expect(wrapped.add('k', { amount: 1, limit: Number.NaN, ttlMs: 1000 })).rejects.toMatchObject({ field: 'add.limit' });
+    await expect(wrapped.add('k', { amount: 1, ttlMs: 0 })).rejects.toBeInstanceOf(ValidationError);
     expect(calls).toEqual([]);
     expect(lines).toEqual([]);
   });

@@ -83,6 +83,54 @@ describe('memoryStore', () => {
     expect(await store.get(['b'])).toEqual([null]);
   });
 
+  it('counts a counter in maxBytes like any entry, once however often it changes, and as used when added to', async () => {
+    const store = memoryStore({ maxBytes: 100 });
+    const add = store.add?.bind(store);
+    if (!add) throw new TypeError('memoryStore() has no add');
+    await fill(store, 4);
+    // 'c' and a total of '1' count 2 × 2 = 4 bytes; 'c' at '1000000' counts 16: 80 + 16 fits.
+    expect(await add('c', { amount: 1, ttlMs: 60_000 })).toEqual({ added: true, total: 1 });
+    for (let i = 0; i < 20; i++) await add('c', { amount: 49_999, ttlMs: 60_000 });
+    expect(await store.get(['c', 'k0', 'k1', 'k2', 'k3'])).toEqual(['999981', ...Array(4).fill('vvvvvvvv')]);
+    // Reading k0 to k3 leaves c the least recently used; adding to it makes it recent again:
+    // the next entry pushes out k0, not c.
+    await store.get(['k0', 'k1', 'k2', 'k3']);
+    await add('c', { amount: 19, ttlMs: 60_000 });
+    await store.set('k4', 'v'.repeat(8), { ttlMs: 60_000 });
+    expect(await store.get(['k0', 'c', 'k4'])).toEqual([null, '1000000', 'vvvvvvvv']);
+  });
+
+  it('changes nothing for an add whose entry would be larger than the whole bound', async () => {
+    const store = memoryStore({ maxBytes: 20 });
+    const add = store.add?.bind(store);
+    if (!add) throw new TypeError('memoryStore() has no add');
+    expect(await add('key', { amount: 5, ttlMs: 60_000 })).toEqual({ added: true, total: 5 });
+    // 'key' and '0.30000000000000004' are 44 bytes: the 5 stays.
+    expect(await add('key', { amount: -4.7, ttlMs: 60_000 })).toEqual({ added: false, total: 5 });
+    expect(await store.get(['key'])).toEqual(['5']);
+  });
+
+  it("expires a counter by the clock: at the ttl of the add that made it, whatever later adds say", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const store = memoryStore();
+    const add = store.add?.bind(store);
+    if (!add) throw new TypeError('memoryStore() has no add');
+    expect(await add('n', { amount: 1, limit: 10, ttlMs: 1000 })).toEqual({ added: true, total: 1 });
+    vi.setSystemTime(500);
+    expect(await add('n', { amount: 1, limit: 10, ttlMs: 60_000 })).toEqual({ added: true, total: 2 });
+    vi.setSystemTime(999);
+    expect(await add('n', { amount: 20, limit: 10, ttlMs: 60_000 })).toEqual({ added: false, total: 2 });
+    expect(await store.get(['n'])).toEqual(['2']);
+    vi.setSystemTime(1000);
+    expect(await store.get(['n'])).toEqual([null]);
+    // The window is over: the next add starts a new one.
+    expect(await add('n', { amount: 1, limit: 10, ttlMs: 1000 })).toEqual({ added: true, total: 1 });
+    vi.setSystemTime(1999);
+    expect(await store.get(['n'])).toEqual(['1']);
+    vi.setSystemTime(2000);
+    expect(await store.get(['n'])).toEqual([null]);
+  });
+
   it('is bounded at 64 MiB by default', async () => {
     const store = memoryStore();
     const mib = 'x'.repeat(2 ** 19); // 1 MiB as UTF-16

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError, type Store } from '../../src/index.js';
+import { addRows } from './add-table.js';
 
 // What every Store must do, run against memoryStore() (test/core/store.test.ts) and
 // redisStore() over node-redis and ioredis, 5 and 6, on a real Redis (test/redis/redis-store.test.ts).
+// The optional `add` has its own part, addContract, which storeContract runs too: the fail-open
+// guard runs it alone over a store that is down and over one without `add` (test/core/fail-open-store.test.ts).
 
 /** The store under test, as `n` handles that share their state the way `n` processes would. */
 export type StoresOf = (n: number) => Store[];
@@ -193,6 +196,112 @@ export function storeContract(stores: StoresOf): void {
       expect((await store.get([key]))[0]).toEqual(expect.any(String));
       await store.delete([key]);
       expect(await store.take(key, { amount: 10, ...slow, maxWaitMs: 0 })).toEqual({ taken: true, waitMs: 0 });
+    });
+  });
+
+  addContract(stores);
+}
+
+/** The store's `add`, which every store under this contract must have. */
+const adder = (store: Store) => {
+  if (typeof store.add !== 'function') throw new TypeError('the store under test has no add');
+  return store.add.bind(store);
+};
+
+/**
+ * What every store with `add` must do: the table of test/helpers/add-table.ts, and more.
+ * `keys` is where the counters' keys are written (a value planted) and read: the store itself,
+ * unless its counters live elsewhere (the fail-open guard over a store without `add` keeps them
+ * in its fallback).
+ */
+export function addContract(stores: StoresOf, keys?: Store): void {
+  const one = () => stores(1)[0] as Store;
+  const keysOf = (store: Store) => keys ?? store;
+
+  describe('counters (add)', () => {
+    it.each(addRows)('$name', async ({ saved, add, added, total }) => {
+      const store = one();
+      const key = fresh('row');
+      if (saved !== null) expect(await keysOf(store).set(key, saved, { ttlMs: 60_000 })).toBe(true);
+      expect(await adder(store)(key, add)).toEqual({ added, total });
+      const [left] = await keysOf(store).get([key]);
+      if (added) expect(Number(left)).toBe(total);
+      else expect(left).toBe(saved);
+    });
+
+    it('never passes the limit, whatever many clients add at once: 100 adds of 1 to a limit of 37', async () => {
+      const handles = stores(8);
+      const key = fresh('race');
+      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => adder(handles[i % handles.length] as Store)(key, { amount: 1, limit: 37, ttlMs: 60_000 })));
+      const granted = results.filter((r) => r.added);
+      expect(granted).toHaveLength(37);
+      // Each add saw the one before it: the totals granted are 1 to 37, each once.
+      expect(granted.map((r) => r.total).sort((x, y) => x - y)).toEqual(Array.from({ length: 37 }, (_, i) => i + 1));
+      expect(results.filter((r) => !r.added).every((r) => r.total === 37)).toBe(true);
+      expect(await keysOf(handles[0] as Store).get([key])).toEqual(['37']);
+    });
+
+    it('settles reservations at once from many clients: 100 adds of 3 then 100 of -3 leave 0', async () => {
+      const handles = stores(8);
+      const key = fresh('settle');
+      const add = (i: number, amount: number) => adder(handles[i % handles.length] as Store)(key, { amount, limit: 1000, ttlMs: 60_000 });
+      expect((await Promise.all(Array.from({ length: 100 }, (_, i) => add(i, 3)))).every((r) => r.added)).toBe(true);
+      expect((await Promise.all(Array.from({ length: 100 }, (_, i) => add(i, -3)))).every((r) => r.added)).toBe(true);
+      expect(await adder(one())(key, { amount: 0, ttlMs: 60_000 })).toEqual({ added: true, total: 0 });
+    });
+
+    it('expires a key it creates after ttlMs', async () => {
+      const store = one();
+      const key = fresh('short');
+      expect(await adder(store)(key, { amount: 1, ttlMs: 30 })).toEqual({ added: true, total: 1 });
+      expect(await eventually(async () => (await keysOf(store).get([key]))[0] === null)).toBe(true);
+      // Gone means 0 again.
+      expect(await adder(store)(key, { amount: 1, ttlMs: 60_000 })).toEqual({ added: true, total: 1 });
+    });
+
+    it("keeps an existing key's expiry when it adds: a later ttlMs neither shortens nor extends it", async () => {
+      const store = one();
+      const [long, short, garbage] = [fresh('long'), fresh('short'), fresh('garbage')];
+      await adder(store)(long, { amount: 1, ttlMs: 3_600_000 });
+      expect(await adder(store)(long, { amount: 1, ttlMs: 1 })).toEqual({ added: true, total: 2 });
+      await adder(store)(short, { amount: 1, ttlMs: 300 });
+      expect(await adder(store)(short, { amount: 1, ttlMs: 3_600_000 })).toEqual({ added: true, total: 2 });
+      // A value that is not a number counts as 0, but the key is there: it keeps its expiry too.
+      await keysOf(store).set(garbage, 'garbage', { ttlMs: 300 });
+      expect(await adder(store)(garbage, { amount: 5, ttlMs: 3_600_000 })).toEqual({ added: true, total: 5 });
+      await new Promise((r) => setTimeout(r, 30));
+      expect(await keysOf(store).get([long])).toEqual(['2']);
+      expect(await eventually(async () => (await keysOf(store).get([short, garbage])).every((v) => v === null))).toBe(true);
+      expect(await keysOf(store).get([long])).toEqual(['2']);
+    });
+
+    it('shares one counter between clients, and reads it with get like any key; deleting it resets it', async () => {
+      const [a, b] = stores(2) as [Store, Store];
+      const key = fresh('shared');
+      expect(await adder(a)(key, { amount: 6, limit: 10, ttlMs: 60_000 })).toEqual({ added: true, total: 6 });
+      expect(await adder(b)(key, { amount: 6, limit: 10, ttlMs: 60_000 })).toEqual({ added: false, total: 6 });
+      expect(await adder(b)(key, { amount: 4, limit: 10, ttlMs: 60_000 })).toEqual({ added: true, total: 10 });
+      expect(await keysOf(a).get([key])).toEqual(['10']);
+      await keysOf(b).delete([key]);
+      expect(await adder(a)(key, { amount: 6, limit: 10, ttlMs: 60_000 })).toEqual({ added: true, total: 6 });
+    });
+
+    it('refuses bad arguments with ValidationError, and writes nothing', async () => {
+      const store = one();
+      const key = fresh('bad');
+      const add = adder(store);
+      await expect(add(key, { amount: Number.NaN, ttlMs: 1000 })).rejects.toBeInstanceOf(ValidationError);
+      await expect(add(key, { amount: Number.POSITIVE_INFINITY, ttlMs: 1000 })).rejects.toMatchObject({ field: 'add.amount' });
+      await expect(add(key, { amount: '1' as unknown as number, ttlMs: 1000 })).rejects.toMatchObject({ field: 'add.amount' });
+      await expect(add(key, { amount: 1, limit: Number.POSITIVE_INFINITY, ttlMs: 1000 })).rejects.toMatchObject({ field: 'add.limit' });
+      await expect(add(key, { amount: 1, limit: Number.NaN, ttlMs: 1000 })).rejects.toMatchObject({ field: 'add.limit' });
+      await expect(add(key, { amount: 1, limit: '5' as unknown as number, ttlMs: 1000 })).rejects.toMatchObject({ field: 'add.limit' });
+      await expect(add(key, { amount: 1, ttlMs: 0 })).rejects.toMatchObject({ field: 'add.ttlMs' });
+      await expect(add(key, { amount: 1, ttlMs: -5 })).rejects.toMatchObject({ field: 'add.ttlMs' });
+      await expect(add(key, { amount: 1, ttlMs: Number.POSITIVE_INFINITY })).rejects.toMatchObject({ field: 'add.ttlMs' });
+      await expect(add(key, undefined as unknown as { amount: number; ttlMs: number })).rejects.toMatchObject({ field: 'add.amount' });
+      await expect(add(7 as unknown as string, { amount: 1, ttlMs: 1000 })).rejects.toMatchObject({ field: 'key' });
+      expect(await keysOf(store).get([key])).toEqual([null]);
     });
   });
 }

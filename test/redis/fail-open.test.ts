@@ -44,6 +44,7 @@ describeWithRedis('failOpenStore over a Redis that dies and comes back', () => {
             await store.set(`w${round % 10}`, String(round), { ttlMs: 60_000 });
             await store.get([`w${round % 10}`, 'missing']);
             await store.take('bucket', { amount: 1, perMs: 1, capacity: 100, maxWaitMs: 1000 });
+            await store.add('counter', { amount: 1, limit: 1000, ttlMs: 60_000 });
             await store.delete([`w${(round + 5) % 10}`]);
             done++;
           } catch (error) {

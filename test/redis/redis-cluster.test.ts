@@ -135,6 +135,25 @@ describeWithRedisCluster('redisStore on a Redis Cluster', () => {
       for (const bucket of buckets) expect(await (nodes[bucketHomes[buckets.indexOf(bucket)] as number] as NodeRedis).get(named(bucket))).toMatch(/^8(\.\d+)? \d/);
       await store.delete(buckets);
     });
+
+    it('runs the counter on the node of its key: by EVALSHA, and by EVAL on each node that lost the script', async () => {
+      const store = redisStore(client(), { prefix });
+      const add = store.add as NonNullable<typeof store.add>;
+      const counters = cached.map((key) => `${key}:count`);
+      await store.delete(counters);
+      await Promise.all(nodes.map((node) => node.scriptFlush()));
+      await resetStats();
+      for (const counter of counters) expect(await add(counter, { amount: 3, limit: 5, ttlMs: 60_000 })).toEqual({ added: true, total: 3 });
+      for (const counter of counters) expect(await add(counter, { amount: 3, limit: 5, ttlMs: 60_000 })).toEqual({ added: false, total: 3 });
+      const counterHomes = await homes(counters.map(named));
+      expect(counterHomes).not.toContain(-1);
+      const used = new Set(counterHomes).size;
+      expect(used).toBeGreaterThanOrEqual(2);
+      expect(await calls('eval')).toBe(used);
+      expect(await calls('evalsha')).toBe(2 * counters.length);
+      for (const [i, counter] of counters.entries()) expect(await (nodes[counterHomes[i] as number] as NodeRedis).get(named(counter))).toBe('3');
+      await store.delete(counters);
+    });
   });
 
   describe.each([

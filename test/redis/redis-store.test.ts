@@ -108,6 +108,68 @@ describeWithRedis('redisStore on a real Redis', () => {
       expect((await store.take('kept', { amount: 100, perMs: 0.001, capacity: 10, maxWaitMs: 0 })).taken).toBe(false);
       expect(await raw.get(`${prefix}:kept`)).toBe(saved);
     });
+
+    it('runs the counter by EVALSHA, and by EVAL when the server lost the script', async () => {
+      const store = redisStore(client(), { prefix });
+      const add = (amount: number) => (store.add as NonNullable<typeof store.add>)('counted', { amount, limit: 10, ttlMs: 60_000 });
+      await raw.del(`${prefix}:counted`);
+      await raw.scriptFlush();
+      await raw.configResetStat();
+      expect(await add(4)).toEqual({ added: true, total: 4 });
+      expect(await add(4)).toEqual({ added: true, total: 8 });
+      let stats = await raw.info('commandstats');
+      expect(stats).toMatch(/cmdstat_evalsha:calls=2,.*failed_calls=1\b/);
+      expect(stats).toMatch(/cmdstat_eval:calls=1,/);
+      await raw.scriptFlush();
+      expect(await add(4)).toEqual({ added: false, total: 8 });
+      stats = await raw.info('commandstats');
+      expect(stats).toMatch(/cmdstat_eval:calls=2,/);
+      expect(await raw.get(`${prefix}:counted`)).toBe('8');
+    });
+
+    it('gives ttlMs only to a key it creates: an existing key keeps its expiry (within the ms PTTL rounds off), or its lack of one', async () => {
+      const store = redisStore(client(), { prefix });
+      const add = (key: string, ttlMs: number) => (store.add as NonNullable<typeof store.add>)(key, { amount: 1, ttlMs });
+      await raw.del([`${prefix}:window`, `${prefix}:forever`]);
+      await expectTtl(`${prefix}:window`, 60_000, () => add('window', 60_000));
+      const expiresAt = await raw.pExpireTime(`${prefix}:window`);
+      expect(await add('window', 3_600_000)).toEqual({ added: true, total: 2 });
+      expect(await add('window', 1)).toEqual({ added: true, total: 3 });
+      // Set again with what PTTL said was left (whole ms, rounded down): at most 1 ms earlier per add.
+      const kept = await raw.pExpireTime(`${prefix}:window`);
+      expect(kept).toBeLessThanOrEqual(expiresAt);
+      expect(kept).toBeGreaterThanOrEqual(expiresAt - 2);
+      // A key someone set with no expiry stays without one.
+      await raw.set(`${prefix}:forever`, '5');
+      expect(await add('forever', 1000)).toEqual({ added: true, total: 6 });
+      expect(await raw.pTTL(`${prefix}:forever`)).toBe(-1);
+      await raw.del(`${prefix}:forever`);
+    });
+
+    it.each([
+      ['a hash', (key: string) => raw.hSet(key, 'total', '5')],
+      ['a list', (key: string) => raw.rPush(key, ['5', '6'])],
+      ['a set', (key: string) => raw.sAdd(key, '5')],
+    ])('replaces a key that holds %s with a new counter, and its ttl (no WRONGTYPE: what a store gives back is untrusted)', async (_, plant) => {
+      const store = redisStore(client(), { prefix });
+      const key = `${prefix}:typed`;
+      await raw.del(key);
+      await plant(key);
+      await raw.pExpire(key, 3_600_000);
+      await expectTtl(key, 60_000, async () => expect(await (store.add as NonNullable<typeof store.add>)('typed', { amount: 2, limit: 10, ttlMs: 60_000 })).toEqual({ added: true, total: 2 }));
+      expect(await raw.type(key)).toBe('string');
+      expect(await raw.get(key)).toBe('2');
+    });
+
+    it('writes nothing for a refused add', async () => {
+      const store = redisStore(client(), { prefix });
+      const key = `${prefix}:full`;
+      await raw.set(key, '9', { PX: 60_000 });
+      const before = await raw.pExpireTime(key);
+      expect(await (store.add as NonNullable<typeof store.add>)('full', { amount: 2, limit: 10, ttlMs: 1 })).toEqual({ added: false, total: 9 });
+      expect(await raw.get(key)).toBe('9');
+      expect(await raw.pExpireTime(key)).toBe(before);
+    });
   });
 
   it('reads values a client maps to Buffers as text', async () => {
@@ -115,6 +177,7 @@ describeWithRedis('redisStore on a real Redis', () => {
     await store.set('k', 'ünïcødé 🚀', { ttlMs: 60_000 });
     expect(await store.get(['k', 'none'])).toEqual(['ünïcødé 🚀', null]);
     expect(await store.take('b', { amount: 1, perMs: 1, capacity: 10, maxWaitMs: 0 })).toEqual({ taken: true, waitMs: 0 });
+    expect(await store.add?.('n', { amount: 0.5, ttlMs: 60_000 })).toEqual({ added: true, total: 0.5 });
   });
 });
 

@@ -1,7 +1,7 @@
 import { patientTimeout } from '../../internal/patient-timeout.js';
 import { ValidationError } from '../errors.js';
 import { MemoryStore, type Store } from './store.js';
-import { keysProblem, setProblem, takeProblem, type StoreProblem } from './store-rules.js';
+import { addProblem, keysProblem, setProblem, takeProblem, type CounterAdd, type StoreProblem } from './store-rules.js';
 
 /** Options of {@link failOpenStore}. */
 export interface FailOpenOptions {
@@ -35,8 +35,13 @@ const refuse = (problem: StoreProblem | undefined): void => {
  * everything there until a check every `retryMs` finds the store answering again (logged
  * once). Late answers and rejections of operations it gave up on are swallowed. Arguments a
  * store would refuse are refused here, with `ValidationError`, before any store sees them.
+ *
+ * The wrapper always has `add`. When the store it wraps has none (a custom store written
+ * before `add` existed), every `add` goes to `fallback`, as in an outage but with no warning:
+ * the counters stay in this process's memory, not shared. A `fallback` without `add` leaves
+ * them in a memory store of the wrapper's own.
  */
-export function failOpenStore(store: Store, options: FailOpenOptions): Store {
+export function failOpenStore(store: Store, options: FailOpenOptions): GuardedStore {
   return new FailOpenStore(store, options);
 }
 
@@ -46,6 +51,8 @@ const guards = new WeakMap<Store, FailOpenStore>();
 /** A store behind its guard, which says whether the store itself answers now (else memory does). */
 export interface GuardedStore extends Store {
   readonly reachable: boolean;
+  /** Always there: see {@link failOpenStore} for where it goes when the store has no `add`. */
+  add(key: string, add: CounterAdd): Promise<{ added: boolean; total: number }>;
 }
 
 /** The store behind its guard ({@link failOpenStore}), the same guard for the same store. */
@@ -61,6 +68,10 @@ const isTakeResult = (value: unknown) => {
   const result = value as { taken?: unknown; waitMs?: unknown } | null;
   return typeof result?.taken === 'boolean' && typeof result.waitMs === 'number' && result.waitMs >= 0;
 };
+const isAddResult = (value: unknown) => {
+  const result = value as { added?: unknown; total?: unknown } | null;
+  return typeof result?.added === 'boolean' && typeof result.total === 'number' && Number.isFinite(result.total);
+};
 
 /** Why an operation was given up, in a few words for the log line (one line, bounded). */
 function reason(error: unknown): string {
@@ -75,6 +86,8 @@ class FailOpenStore implements GuardedStore {
   readonly #timeoutMs: number;
   readonly #retryMs: number;
   readonly #log: FailOpenOptions['log'];
+  /** Where counters go when neither the store nor the fallback has `add`: made on first use. */
+  #counters: MemoryStore | undefined;
   #down = false;
 
   /** Whether the store itself answers now (while it is out, this process's memory does). */
@@ -111,6 +124,18 @@ class FailOpenStore implements GuardedStore {
   async take(key: string, take: { amount: number; perMs: number; capacity: number; maxWaitMs: number }): Promise<{ taken: boolean; waitMs: number }> {
     refuse(takeProblem(key, take));
     return this.#run((s) => s.take(key, take), isTakeResult);
+  }
+
+  async add(key: string, add: CounterAdd): Promise<{ added: boolean; total: number }> {
+    refuse(addProblem(key, add));
+    // A store without add is not down: its counters live in memory, with no warning and no check.
+    if (typeof this.#store.add !== 'function') return this.#addTo(this.#fallback, key, add);
+    return this.#run((s) => this.#addTo(s, key, add), isAddResult);
+  }
+
+  #addTo(store: Store, key: string, add: CounterAdd): Promise<{ added: boolean; total: number }> {
+    if (typeof store.add === 'function') return store.add(key, add);
+    return (this.#counters ??= new MemoryStore()).add(key, add);
   }
 
   async #run<T>(op: (store: Store) => Promise<T>, valid: (value: unknown) => boolean): Promise<T> {

@@ -35,3 +35,31 @@ export function takeProblem(key: string, request: BucketTake): StoreProblem | un
   if (typeof maxWaitMs !== 'number' || Number.isNaN(maxWaitMs) || maxWaitMs < 0) return ['take.maxWaitMs', 'must be a number of 0 or more'];
   return undefined;
 }
+
+/** What `Store.add` asks for: see there. */
+export interface CounterAdd {
+  amount: number;
+  limit?: number | undefined;
+  ttlMs: number;
+}
+
+/** What is wrong with an `add`, or undefined when nothing is. */
+export function addProblem(key: string, request: CounterAdd): StoreProblem | undefined {
+  if (typeof key !== 'string') return ['key', 'must be a string'];
+  const { amount, limit, ttlMs } = (request ?? {}) as Partial<CounterAdd>;
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) return ['add.amount', 'must be a finite number'];
+  if (limit !== undefined && (typeof limit !== 'number' || !Number.isFinite(limit))) return ['add.limit', 'must be a finite number when given'];
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs <= 0) return ['add.ttlMs', 'must be a finite number of ms above 0'];
+  return undefined;
+}
+
+/**
+ * The number a counter's stored value holds: a plain decimal (what `add` writes), finite;
+ * anything else (absent, a bucket, JSON, `inf`, hex, padding) is untrusted and counts as 0.
+ * src/redis/add-script.ts reads with the same pattern, so both stores agree on every value.
+ */
+export function counterValue(value: string | null | undefined): number {
+  if (value === null || value === undefined || !/^[-+]?[0-9.]+[eE]?[-+]?[0-9]*$/.test(value)) return 0;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : 0;
+}

@@ -1,12 +1,12 @@
 import { ValidationError } from '../errors.js';
 import { bucketTtlMs, decodeBucket, encodeBucket, takeFromBucket } from './rate-bucket.js';
-import { keysProblem, setProblem, takeProblem, type StoreProblem } from './store-rules.js';
+import { addProblem, counterValue, keysProblem, setProblem, takeProblem, type StoreProblem } from './store-rules.js';
 
 /**
  * Where a client keeps the state its processes share: base URL health, pauses, quota, rate
  * budgets and cached responses. {@link memoryStore} keeps it in one process;
  * `redisStore()` from `unified-gateway/redis` shares it through Redis. Any object with these
- * four methods works; keys come already hashed and values hold nothing secret.
+ * four methods works (`add` is optional); keys come already hashed and values hold nothing secret.
  *
  * Each method is one atomic step where the state lives: a store never reads, then writes.
  */
@@ -25,6 +25,12 @@ export interface Store {
    * A negative amount gives budget back (never above capacity): reconciling an estimate.
    */
   take(key: string, take: { amount: number; perMs: number; capacity: number; maxWaitMs: number }): Promise<{ taken: boolean; waitMs: number }>;
+  /**
+   * Adds `amount` to the number at `key` (absent: 0), atomically, unless the total would pass `limit`
+   * (then nothing changes). A key it creates expires after `ttlMs`; an existing key keeps its expiry.
+   * A negative amount is always added (a reservation settled). Resolves with whether it was added and the total after (or the unchanged total).
+   */
+  add?(key: string, add: { amount: number; limit?: number | undefined; ttlMs: number }): Promise<{ added: boolean; total: number }>;
 }
 
 /** 64 MiB: room for thousands of cached replies, small beside a Node process. */
@@ -83,6 +89,21 @@ export class MemoryStore implements Store {
     const { state, result } = takeFromBucket(decodeBucket(this.#live(key, now)?.value), now, take);
     if (result.taken) this.#put(key, encodeBucket(state), now + bucketTtlMs(state, take));
     return result;
+  }
+
+  async add(key: string, add: { amount: number; limit?: number | undefined; ttlMs: number }): Promise<{ added: boolean; total: number }> {
+    refuse(addProblem(key, add));
+    const now = Date.now();
+    const entry = this.#live(key, now);
+    const total = counterValue(entry?.value);
+    const after = total + add.amount;
+    const value = String(after);
+    // A total past the limit, one past what a number holds (it would read back as 0), or an
+    // entry larger than the whole bound (#put would drop the old one): nothing changes.
+    const refused = (add.amount >= 0 && add.limit !== undefined && after > add.limit) || !Number.isFinite(after) || 2 * (key.length + value.length) > this.#maxBytes;
+    if (refused) return { added: false, total };
+    this.#put(key, value, entry ? entry.expiresAt : now + add.ttlMs);
+    return { added: true, total: after };
   }
 
   /** The entry at `key` unless it expired (then it is dropped), marked as just used. */
