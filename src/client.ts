@@ -27,6 +27,7 @@ import { EmbeddingBatchError, ToolRunLimitError, VideoTaskFailedError, VideoTask
 import { reasoningOf, resolveReasoningRules } from './resources/chat/completions/reasoning-rules.js';
 import { resolveModelRules, type ModelRule } from './core/adapt/model-rules.js';
 import type { AdaptInfo } from './core/adapt/adapt.js';
+import { resolveCost, type Balance, type Budget, type CostEvent, type CostOption, type CostState, type SpendReport } from './core/cost/cost.js';
 
 /**
  * Options for {@link Gateway}. Every field is optional when its environment variable is set.
@@ -137,6 +138,27 @@ export interface GatewayOptions {
    */
   limits?: Limits | undefined;
   /**
+   * Price every answered call as the gateway bills it (its own `/api/pricing` and
+   * `/api/status`), reconciled with its log where the key can read it: `withResponse().cost`,
+   * a stream's `cost()`, `onCost`, and spend per tag (`spend()`). `{ group }` names the
+   * gateway group the key bills in when it may use several. See docs/cost.md.
+   * @default false
+   */
+  cost?: CostOption | undefined;
+  /**
+   * Limits on what the calls each selects (by their `tags`) may cost per hour, day, month or
+   * in total, held across every process on the `store`: a call that could break one is
+   * refused before it is sent with `BudgetExceededError`. Turns on `cost`. See docs/cost.md.
+   * @example [{ name: 'acme-daily', usd: 5, per: 'day', where: { tenant: 'acme' } }]
+   */
+  budgets?: readonly Budget[] | undefined;
+  /**
+   * Told when a call is priced, and again with the difference when the gateway billed
+   * another figure: the sum of `delta` is what was billed. Needs `cost` or `budgets`.
+   * @example (e) => metrics.add(e.delta.quota, e.tags)
+   */
+  onCost?: ((event: CostEvent) => void) | undefined;
+  /**
    * Allow use in a browser, where the key is visible to anyone who opens dev tools. Only
    * for keys scoped to the end user, or behind your own proxy.
    * @default false
@@ -155,6 +177,8 @@ interface Shared {
   store: Store | undefined;
   cacheOptions: CacheOptions | undefined;
   apiKey: ApiKeySource | undefined;
+  /** Budgets and spend without a store: this process's (the store made with the first use). */
+  costMemory: { store?: Store } | undefined;
 }
 const sharedBy = new WeakMap<Gateway, Shared>();
 /** Set while withOptions() constructs the derived client: what it inherits. */
@@ -263,7 +287,11 @@ export class Gateway implements APIClient {
     );
     let cache = inherited && options.cache === inherited.cacheOptions ? inherited.cache : undefined;
     if (options.cache && !cache) cache = { store: options.cache.store, log, ttlMs: options.cache.ttl ?? defaults.cacheTtl, shareAcrossKeys: options.cache.shareAcrossKeys === true, flights: new Map() };
-    sharedBy.set(this, { fleet: memory, cache, store: options.store, cacheOptions: options.cache, apiKey: options.apiKey });
+    const costSettings = resolveCost(options);
+    // Budgets and spend without a store live in this process, shared with the clients withOptions() makes (on the same store).
+    const costMemory = costSettings && !options.store ? ((inherited && options.store === inherited.store ? inherited.costMemory : undefined) ?? {}) : undefined;
+    const cost: CostState | undefined = costSettings && { settings: costSettings, get: (url) => this.models._text(url), memory: costMemory ?? {}, unknown: new Set() };
+    sharedBy.set(this, { fleet: memory, cache, store: options.store, cacheOptions: options.cache, apiKey: options.apiKey, costMemory });
     bindConfig(this, {
       // A closure rather than a property: nothing that inspects the config can print the key.
       apiKey,
@@ -284,6 +312,7 @@ export class Gateway implements APIClient {
       // 0.4's reasoningRules is modelRules' `reasoning` under another name; an entry of modelRules wins a tie.
       reasoningRules: { ...resolveReasoningRules(options.reasoningRules), ...resolveReasoningRules(reasoningOf(options.modelRules), (id) => `modelRules.${id}.reasoning`) },
       modelRules: resolveModelRules(options.modelRules),
+      cost,
     });
     givenOptions.set(this, options);
     this.chat = new Chat(this);
@@ -317,6 +346,33 @@ export class Gateway implements APIClient {
     }
   }
 
+  /**
+   * What the key may still spend, from the gateway (`/api/usage/token`, else the OpenAI-shaped
+   * billing endpoints): in quota units and USD. Kept 30 s, and with a `store` shared by the
+   * fleet (the gateway rate-limits these queries). Works without `cost`. See docs/cost.md.
+   * @example const { available } = await client.balance(); if ((available.usd ?? Infinity) < 1) alert();
+   */
+  async balance(): Promise<Balance> {
+    const { readBalance } = await import('./core/cost/reports.js');
+    return readBalance(configOf(this), (url) => this.models._text(url));
+  }
+
+  /**
+   * What this client's store recorded, grouped by the values of one tag (`null`: calls
+   * without it), from the UTC day that holds `since` (default: today). Needs `cost` or
+   * `budgets`. See docs/cost.md.
+   * @example const { groups } = await client.spend({ by: 'tenant', since: Date.now() - 7 * 86_400_000 });
+   */
+  async spend(query: { by: string; since?: Date | number | undefined }): Promise<SpendReport> {
+    const config = configOf(this);
+    if (typeof query !== 'object' || query === null || typeof query.by !== 'string' || query.by === '') throw new ValidationError('by', 'must name a tag, e.g. { by: "tenant" }');
+    const since = query.since === undefined ? Date.now() : query.since instanceof Date ? query.since.getTime() : query.since;
+    if (typeof since !== 'number' || !Number.isFinite(since)) throw new ValidationError('since', 'must be a Date or a time in ms');
+    if (!config.cost) throw new GatewayError('spend() reports what the client recorded: give the client cost: true (or budgets).');
+    const { spendReport } = await import('./core/cost/reports.js');
+    return spendReport(config, (url) => this.models._text(url), query.by, since);
+  }
+
   static GatewayError = Errors.GatewayError;
   static APIError = Errors.APIError;
   static APIConnectionError = Errors.APIConnectionError;
@@ -337,6 +393,7 @@ export class Gateway implements APIClient {
   static ServiceUnavailableError = Errors.ServiceUnavailableError;
   static VideoTaskFailedError = VideoTaskFailedError;
   static ParseError = Errors.ParseError;
+  static BudgetExceededError = Errors.BudgetExceededError;
   static ToolRunLimitError = ToolRunLimitError;
   static EmbeddingBatchError = EmbeddingBatchError;
   static VideoTaskNotFoundError = VideoTaskNotFoundError;

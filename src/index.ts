@@ -16,6 +16,7 @@ export type { Limits } from './core/types.js';
 export type { CacheOptions } from './core/cache/cache-state.js';
 export type { ModelEndpoint, ModelParamRules, ModelRule, ParamRule, RuleSource } from './core/adapt/model-rules.js';
 export type { AdaptInfo } from './core/adapt/adapt.js';
+export type { Amount, Balance, Budget, BudgetWindow, Cost, CostEvent, CostOption, CostTags, SpendReport } from './core/cost/cost.js';
 export {
   GatewayError,
   APIError,
@@ -26,6 +27,7 @@ export {
   ValidationError,
   BadRequestError,
   UnsupportedParameterError,
+  BudgetExceededError,
   AuthenticationError,
   PermissionDeniedError,
   NotFoundError,

@@ -2,6 +2,7 @@ import { requestIDFrom } from '../internal/request-id.js';
 import { runCall } from './request/call.js';
 import { GatewayError } from './errors.js';
 import type { CacheOutcome } from './hooks.js';
+import type { Cost } from './cost/cost.js';
 import type { CallOutcome, CallRequest, CoreConfig, RequestOptions } from './types.js';
 
 /** What a call produced: the result, and the HTTP response it came from. */
@@ -16,6 +17,13 @@ export interface APIResult<T> {
    * a cache, for calls it never answers, or with `cache: 'bypass'`.
    */
   cache: CacheOutcome | null;
+  /**
+   * With the client's `cost` option: what the call cost as the gateway prices it (`quota`,
+   * `usd`, `source`); 0 for a cache hit or a caller joined to an identical call. Null
+   * without `cost`, when the call could not be priced, and for a stream (its cost comes at
+   * its end: `await stream.cost()`). See docs/cost.md.
+   */
+  cost: Cost | null;
 }
 
 /**
@@ -59,7 +67,7 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   #result(): Promise<APIResult<T>> {
-    return this.#run().then((outcome) => ({ data: dataOf(outcome), response: outcome.response, requestID: requestIDFrom(outcome.response.headers), cache: outcome.cache }));
+    return this.#run().then((outcome) => ({ data: dataOf(outcome), response: outcome.response, requestID: requestIDFrom(outcome.response.headers), cache: outcome.cache, cost: outcome.cost }));
   }
 
   /**

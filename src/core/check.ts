@@ -1,3 +1,4 @@
+import { checkTags } from './cost/cost.js';
 import { ValidationError } from './errors.js';
 import type { GatewayHooks } from './hooks.js';
 import type { RequestOptions } from './types.js';
@@ -153,6 +154,7 @@ export function checkRequestOptions(options: RequestOptions): void {
   if (options.headers !== undefined) checkHeaders('headers', options.headers);
   checkCacheMode('cache', options.cache);
   if (options.fetchOptions !== undefined) checkFetchOptions('fetchOptions', options.fetchOptions);
+  checkTags('tags', options.tags);
 }
 
 /** The client's `store`: an object with the four methods of `Store` (docs/fleet.md). */

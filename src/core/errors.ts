@@ -102,6 +102,34 @@ export class APIUserAbortError extends GatewayError {
 }
 
 /**
+ * A call that could break one of the client's `budgets` was refused before anything was sent:
+ * its worst case (the prompt and `max_tokens` at the model's price) added to what the budget
+ * has spent in its window would pass the limit. See docs/cost.md.
+ */
+export class BudgetExceededError extends GatewayError {
+  static override readonly kind = 'BudgetExceededError';
+  /** The budget's `name`. */
+  readonly budget: string;
+  /** What the budget's window has spent and reserved so far, in US dollars. */
+  readonly spentUsd: number;
+  /** The budget's limit, in US dollars. */
+  readonly limitUsd: number;
+  /** When its window starts again; null for a budget `per: 'total'`. */
+  readonly resetsAt: Date | null;
+  /** @internal */
+  constructor(init: { budget: string; spentUsd: number; limitUsd: number; resetsAt: Date | null; wouldAddUsd: number }) {
+    const until = init.resetsAt ? `; it resets at ${init.resetsAt.toISOString()}` : '';
+    super(`Budget '${init.budget}' would be exceeded: $${round(init.spentUsd)} of $${round(init.limitUsd)} spent or reserved, and this call may cost up to $${round(init.wouldAddUsd)}${until}. Nothing was sent.`);
+    this.budget = init.budget;
+    this.spentUsd = init.spentUsd;
+    this.limitUsd = init.limitUsd;
+    this.resetsAt = init.resetsAt;
+  }
+}
+
+const round = (usd: number) => String(Math.round(usd * 1e6) / 1e6);
+
+/**
  * A reply did not match what was asked for: `parse()` got content that is not valid JSON or
  * fails the response format's schema, or tool arguments that fail their tool's schema.
  * `content` is the raw text the model sent.

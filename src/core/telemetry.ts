@@ -1,3 +1,4 @@
+import type { Cost } from './cost/cost.js';
 import type { AttemptInfo, CacheOutcome, FleetInfo } from './hooks.js';
 
 // What the core tells an observer about each call: a small, vendor-neutral interface, so the
@@ -35,6 +36,8 @@ export interface CallEnd {
    * (`asResponse()`), after which nothing follows.
    */
   data?: unknown;
+  /** With the client's `cost`: what the call cost (null unpriced); for a stream, on `streamEnd` instead. */
+  cost?: Cost | null | undefined;
 }
 
 /** How a stream ended: with an error (secrets already removed), normally, or left by the caller. */
@@ -42,6 +45,8 @@ export interface StreamEnd {
   error?: unknown;
   /** The caller left before the end (`break`, `return()`, a cancelled readable). */
   left?: boolean | undefined;
+  /** With the client's `cost`: what the call cost (null unpriced). */
+  cost?: Cost | null | undefined;
 }
 
 /** A request as the observer sees it (one per model of a call). */

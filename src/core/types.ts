@@ -10,6 +10,7 @@ import type { ResolvedReasoningRule, UserModelRules } from './adapt/model-rules.
 import type { RetryPacing } from './policy/waits.js';
 import type { CallObserver, Telemetry } from './telemetry.js';
 import type { FrameSource, StreamSink } from './streams/stream.js';
+import type { Cost, CostState, CostTags } from './cost/cost.js';
 
 // The types the core's stages share: what a caller passes, what a resource describes, what
 // the client resolved. Kept apart from the code so that no two core modules import each other.
@@ -49,6 +50,13 @@ export interface RequestOptions {
    * fallback off. See docs/fallback.md.
    */
   fallbackModels?: readonly ModelId[] | undefined;
+  /**
+   * Who or what this call is for, as strings (`tenant`, `feature`, `user`): with the client's
+   * `cost`, its spend is kept per tag, and `budgets` select the calls they hold by them.
+   * Never sent to the gateway. See docs/cost.md.
+   * @example { tags: { tenant: 'acme', feature: 'search' } }
+   */
+  tags?: CostTags | undefined;
 }
 
 /**
@@ -88,6 +96,8 @@ export interface CoreConfig {
   readonly reasoningRules: Readonly<Record<string, ResolvedReasoningRule>>;
   /** The `params` and `endpoint` of the client's `modelRules`, checked and ordered (adapt/model-rules.ts). */
   readonly modelRules: UserModelRules;
+  /** With `cost` or `budgets`: what prices calls and keeps budgets and spend (cost/); undefined costs nothing. */
+  readonly cost: CostState | undefined;
 }
 
 /** What checks a method's arguments before anything is sent: a request's `schema.ts`, imported by name. */
@@ -181,6 +191,8 @@ export interface CallOutcome<T> {
   data?: T;
   /** What the response cache made of the call; null when it did not look (no cache, not cacheable, `bypass`). */
   cache: CacheOutcome | null;
+  /** With the client's `cost`: what the call cost (0 for a cache hit); null unpriced, or for a stream (priced at its end). */
+  cost: Cost | null;
 }
 
 /** What an attempt produced: the response, and its body (parsed JSON or text, the opened stream or download). */

@@ -59,6 +59,11 @@ export type RuleSource = 'built-in' | 'learned' | 'rule';
 export interface ModelRule extends ModelParamRules {
   /** How its reasoning goes back on later turns (0.4's `reasoningRules` entry). */
   reasoning?: ReasoningRule | undefined;
+  /**
+   * The most tokens it answers with: what a budgeted call without `max_tokens` reserves for
+   * its answer (docs/cost.md). Not sent.
+   */
+  maxOutputTokens?: number | undefined;
 }
 
 /** A model's parameters and endpoint, as one entry of `modelRules` (with `reasoning`) takes them. */
@@ -84,7 +89,12 @@ export interface ResolvedModel {
 
 /** The client's entries, checked at construction: a list by specificity (exact ids, then longer prefixes first). */
 export interface UserModelRules {
-  readonly entries: ReadonlyArray<{ key: string; params: ReadonlyMap<string, ParamRule>; endpoint: ModelEndpoint | undefined }>;
+  readonly entries: ReadonlyArray<{ key: string; params: ReadonlyMap<string, ParamRule>; endpoint: ModelEndpoint | undefined; maxOutputTokens?: number | undefined }>;
+}
+
+/** The `maxOutputTokens` of the most specific of the user's entries for `model` that sets one. */
+export function maxOutputTokensOf(user: UserModelRules, model: string): number | undefined {
+  return userEntriesFor(user, model).find((entry) => entry.maxOutputTokens !== undefined)?.maxOutputTokens;
 }
 
 /** A parameter's value that leaves the request as the model's default would: left out where the model does not take the parameter. */
@@ -167,11 +177,12 @@ export function resolveModelRules(rules: unknown): UserModelRules {
     const name = `modelRules.${key}`;
     if (!isRuleKey(key)) throw new ValidationError(name, 'must be a model id, or a prefix ending in *');
     if (!isRecord(rule)) throw new ValidationError(name, "must be a rule { params?, endpoint?, reasoning? }, e.g. { params: { max_tokens: 'max_completion_tokens' } }");
-    const { params, endpoint, reasoning: _, ...rest } = rule;
+    const { params, endpoint, reasoning: _, maxOutputTokens, ...rest } = rule;
     const unknown = Object.keys(rest)[0];
-    if (unknown !== undefined) throw new ValidationError(`${name}.${unknown}`, 'is not a rule option: use params, endpoint or reasoning');
+    if (unknown !== undefined) throw new ValidationError(`${name}.${unknown}`, 'is not a rule option: use params, endpoint, reasoning or maxOutputTokens');
+    if (maxOutputTokens !== undefined && !(Number.isInteger(maxOutputTokens) && (maxOutputTokens as number) > 0 && (maxOutputTokens as number) <= 1e8)) throw new ValidationError(`${name}.maxOutputTokens`, 'must be a whole number of tokens above 0');
     if (endpoint !== undefined && !ENDPOINTS.includes(endpoint as string)) throw new ValidationError(`${name}.endpoint`, "must be 'chat' or 'responses'");
-    return { key, params: checkParams(`${name}.params`, params), endpoint: endpoint as ModelEndpoint | undefined };
+    return { key, params: checkParams(`${name}.params`, params), endpoint: endpoint as ModelEndpoint | undefined, maxOutputTokens: maxOutputTokens as number | undefined };
   });
   return { entries: entries.sort((a, b) => specificity(b.key) - specificity(a.key)) };
 }

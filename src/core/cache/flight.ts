@@ -1,3 +1,4 @@
+import type { Cost } from '../cost/cost.js';
 import { APIUserAbortError, type GatewayError } from '../errors.js';
 
 // Identical calls at once, answered by one request: a flight. Its request is sent apart
@@ -25,6 +26,8 @@ export class Flight {
   readonly key: string;
   /** The per-attempt timeout its request is sent with (its first caller's): a caller that allows more asks again when it runs out. */
   attemptTimeoutMs = Number.POSITIVE_INFINITY;
+  /** With the client's `cost`: what its request cost (the first caller's to report; every other caller's is 0). */
+  cost: Promise<Cost | null> | undefined;
   /** The flight's own stop: aborted when every caller waiting for it has left. */
   readonly #controller = new AbortController();
   readonly #waiting = new Set<Waiter>();

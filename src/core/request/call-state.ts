@@ -3,6 +3,7 @@ import { createAPIError } from '../error-factory.js';
 import { APITimeoutError, APIUserAbortError, ValidationError, type GatewayError } from '../errors.js';
 import { expandPath } from './path.js';
 import type { CallObserver } from '../telemetry.js';
+import type { CallCost } from '../cost/stage.js';
 import type { CallRequest, CoreConfig, RequestOptions, ResponsesRoute } from '../types.js';
 
 /** Why the total-timeout controller was aborted. */
@@ -47,6 +48,8 @@ export class CallState {
   usageAsked = false;
   /** The models this call sent again after a refusal taught what they take (request/adapt-step.ts): once each. */
   relearnt: Set<string> | undefined;
+  /** With the client's `cost` or `budgets`: the call's tags, what it reserved, and what it cost (cost/stage.ts). */
+  readonly costing: CallCost | undefined;
   /** A multipart body's files, read once for every model of the call. */
   files: Promise<Record<string, File>> | undefined;
   readonly #deadline: number | undefined;
@@ -67,6 +70,7 @@ export class CallState {
     this.observer = at.observer;
     this.controller = request.stream ? new AbortController() : undefined;
     this.body = at.body ?? request.body;
+    this.costing = config.cost ? { tags: options.tags ?? {}, charge: undefined, result: undefined } : undefined;
     this.#owner = at.owner;
     const { totalTimeout } = options;
     if (totalTimeout !== undefined && !at.owner) {

@@ -12,10 +12,16 @@ import type { FrameSource } from '../streams/stream.js';
 import { shownURL } from './transport.js';
 import { askForUsage } from '../usage/stream-usage.js';
 import type { CachedReply, CallOutcome, CallRequest, CoreConfig, OpenBody, Reply, RequestOptions } from '../types.js';
+import type { Cost } from '../cost/cost.js';
 
 /** The response cache's stages (cache/cache.ts), loaded with the first call of a client that has a cache. */
 type CacheStages = typeof import('../cache/cache.js');
 type Flight = Awaited<ReturnType<CacheStages['lookup']>> & { kind: 'flight' };
+/** The cost stage (cost/stage.ts), loaded with the first call of a client that has `cost` or `budgets`. */
+type CostStages = typeof import('../cost/stage.js');
+
+/** What a cache hit or a joined caller costs: nothing was sent for it. */
+const NOTHING_SENT: Cost = Object.freeze({ quota: 0, usd: 0, source: 'priced' });
 
 // One method call, from its described request to its result: the stages every request goes
 // through, in order (docs/architecture.md, "The life of one request"):
@@ -44,14 +50,16 @@ export async function runCall<T>(config: CoreConfig, request: CallRequest<T>, op
       config.events.onCache?.({ outcome: reply.cache, method: request.method, path: call.path, model: request.model });
       observer?.cache?.(reply.cache, { method: request.method, path: call.path, body: request.body, stream: request.stream !== undefined });
     }
+    // A stream's cost comes at its end (Stream#cost()); anything else's is known now.
+    const cost = call.costing && !request.stream ? ((await call.costing.result) ?? null) : null;
     if (raw) {
-      observer?.end({ data: reply.data });
-      return { response: reply.response, cache: reply.cache };
+      observer?.end({ data: reply.data, cost });
+      return { response: reply.response, cache: reply.cache, cost };
     }
     const data = await shape(call, reply);
     // After shaping: a reply that fails there (a ParseError) is the call's failure, for telemetry too.
-    observer?.end({ data: reply.data });
-    return { response: reply.response, data: data as T, cache: reply.cache };
+    observer?.end({ data: reply.data, cost });
+    return { response: reply.response, data: data as T, cache: reply.cache, cost };
   } catch (error) {
     // Every error of a call passes here: secrets out of anything on the way (a parser's
     // ParseError quoting the reply, a custom fetch's message).
@@ -74,6 +82,7 @@ async function shape(call: CallState, reply: Reply): Promise<unknown> {
     const source = reply.data as FrameSource<never>;
     const stream = new request.stream(source, call.controller as AbortController, request.streamParams);
     source.attach(stream);
+    if (call.costing) stream._costed(call.costing.result ?? Promise.resolve(null));
     return stream;
   }
   if (request.download) {
@@ -95,11 +104,17 @@ async function answer(call: CallState): Promise<CachedReply> {
   if (!cache || mode === 'bypass') return { ...(await sendRequest(call)), cache: null };
   const stages: CacheStages = await import('../cache/cache.js');
   const found = await stages.lookup(cache, call, mode);
-  if (found.kind === 'hit') return found.reply;
+  if (found.kind === 'hit') {
+    if (call.costing) call.costing.result = Promise.resolve(NOTHING_SENT);
+    return found.reply;
+  }
   if (found.kind === 'send') return { ...(await sendRequest(call)), cache: 'miss' };
   if (found.first) void fly(call, found, stages);
   try {
-    return stages.settle(call, found, await found.flight.join(call));
+    const landed = await found.flight.join(call);
+    // The flight's request is its first caller's to report; every caller that joined it paid nothing.
+    if (call.costing) call.costing.result = found.first ? (found.flight.cost ?? Promise.resolve(null)) : Promise.resolve(NOTHING_SENT);
+    return stages.settle(call, found, landed);
   } catch (error) {
     // The flight's request was sent with the first caller's per-attempt `timeout`: a shorter one
     // than this caller's running out is not this caller's failure, so it asks again.
@@ -117,7 +132,9 @@ async function fly(call: CallState, found: Flight, stages: CacheStages): Promise
   const upstream = call.forOwner(found.flight);
   found.flight.attemptTimeoutMs = call.options.timeout ?? call.config.timeout;
   try {
-    await stages.land(cache, upstream, found, await sendRequest(upstream));
+    const reply = await sendRequest(upstream);
+    found.flight.cost = upstream.costing?.result;
+    await stages.land(cache, upstream, found, reply);
   } catch (error) {
     stages.failed(cache, found.flight, error);
   } finally {
@@ -142,8 +159,8 @@ async function prepare(call: CallState, model: string | undefined): Promise<Prep
   const { request } = call;
   const swapped = model !== request.model;
   let json = call.body && swapped ? { ...call.body, model } : call.body;
-  // Telemetry reads a stream's usage: asked for when the caller did not, and taken out of the caller's frames again.
-  const asked = request.stream && call.config.telemetry ? askForUsage(call.path, json) : undefined;
+  // Telemetry and the cost stage read a stream's usage: asked for when the caller did not, and taken out of the caller's frames again.
+  const asked = request.stream && (call.config.telemetry || call.config.cost) ? askForUsage(call.path, json) : undefined;
   call.usageAsked = asked !== undefined;
   json = asked ?? json;
   // A chat request as its model takes it (adapt-step.ts): parameters renamed or left out, or served through /v1/responses.
@@ -185,6 +202,19 @@ async function encodeForm(call: CallState, model: string | undefined): Promise<{
  * nothing to read, wait for or write.
  */
 async function sendRequest(call: CallState): Promise<Reply> {
+  if (!call.costing) return send(call, undefined);
+  const costs: CostStages = await import('../cost/stage.js');
+  try {
+    return await send(call, costs);
+  } catch (error) {
+    // Not answered: what it reserved of its budgets is given back.
+    await costs.release(call as CallState & { costing: NonNullable<CallState['costing']> });
+    throw error;
+  }
+}
+
+/** The call's models and attempts until one is answered; with the cost stage, each model's request reserved in its budgets first. */
+async function send(call: CallState, costs: CostStages | undefined): Promise<Reply> {
   const { method } = call.request;
   const { url } = call;
   const { fleet, pool } = call.config;
@@ -192,6 +222,7 @@ async function sendRequest(call: CallState): Promise<Reply> {
   const concerns = (model: string | undefined) => url === undefined && !fleet.clear(model);
   if (concerns(call.request.model)) await admit(call, call.request.model);
   let request = await prepareFor(call, call.request.model);
+  if (costs) await costs.reserve(costed(call), { model: request.model, json: sentJSON(call, request) });
   let progress = { baseURL: request.pinned ?? (concerns(request.model) ? await firstBase(call, request.model) : pool.main), retries: 0, redirects: 0, attempts: 0 };
   for (;;) {
     const { model, pinned } = request;
@@ -207,6 +238,7 @@ async function sendRequest(call: CallState): Promise<Reply> {
       if (request.route && reply.data !== undefined && !call.request.stream) reply.data = request.route.reply(reply.data);
       if (concerns(model) || call.tokens > 0) await afterAnswer(call, { base: baseURL, model, data: reply.data });
       call.request.onServed?.(baseURL);
+      costs?.answered(costed(call), { model, response: reply.response, data: reply.data, json: sentJSON(call, request) }, call.raw ? 'raw' : call.request.stream ? 'stream' : 'body');
       return { ...reply, model };
     } catch (error) {
       telemetry?.end(undefined, error);
@@ -223,10 +255,17 @@ async function sendRequest(call: CallState): Promise<Reply> {
       if (!fallback) continue;
       call.config.events.onModelFallback?.({ from: String(model), to: fallback.fallbackTo, error: fallback.error });
       request = await prepareFor(call, fallback.fallbackTo);
+      if (costs) await costs.reserve(costed(call), { model: request.model, json: sentJSON(call, request) });
       progress = { baseURL: request.pinned ?? (concerns(request.model) ? await firstBase(call, request.model) : pool.main), retries: 0, redirects: 0, attempts: 0 };
     }
   }
 }
+
+/** A call the cost stage works on: one whose client has `cost` or `budgets`. */
+const costed = (call: CallState) => call as CallState & { costing: NonNullable<CallState['costing']> };
+
+/** The body a model's request carries, as the cost stage reads it (`max_tokens`, `n`, `duration`): the JSON sent, or a multipart form's fields. */
+const sentJSON = (call: CallState, request: PreparedRequest): unknown => request.json ?? call.body ?? call.request.form?.fields;
 
 /**
  * A model's request, ready to send; one its model's rules refuse before sending

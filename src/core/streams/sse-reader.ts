@@ -2,7 +2,8 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Redactor } from '../../internal/redact.js';
 import { createAPIError, excerpt, toConnectionError } from '../error-factory.js';
 import { APIConnectionError, APITimeoutError, APIUserAbortError, GatewayError, isErrorPayload, StreamInterruptedError } from '../errors.js';
-import type { CallObserver } from '../telemetry.js';
+import type { CallObserver, StreamEnd } from '../telemetry.js';
+import type { StreamMeter } from '../cost/stage.js';
 import type { FrameSource, StreamSink } from './stream.js';
 import { withholdAskedUsage } from '../usage/stream-usage.js';
 
@@ -68,6 +69,8 @@ export class SSEReader implements FrameSource<never> {
   /** The body was read to its end. */
   #eof = false;
   #stopped: 'idle' | 'abort' | undefined;
+  /** With the client's `cost`: told of each frame handed out, and of the end (cost/stage.ts). */
+  #meter: StreamMeter | undefined;
   // One timer for the whole stream: each read records when it started waiting and the timer
   // re-arms itself for the remainder, so the per-frame path never touches setTimeout. Time
   // the consumer spends between reads is not idle time.
@@ -85,6 +88,12 @@ export class SSEReader implements FrameSource<never> {
   /** The Stream this reader fills: told of each frame as the caller gets it. */
   attach(sink: StreamSink): void {
     this.#sink = sink;
+  }
+
+  /** The cost stage's meter (cost/stage.ts `answered`): it reads the usage of the frames handed out, and prices the call at the end. */
+  meterWith(meter: StreamMeter): void {
+    this.#meter = meter;
+    if (this.#closed) meter.end(false);
   }
 
   /** An error with the client's secrets removed (for errors a Stream makes itself, such as a ParseError quoting the reply). */
@@ -195,6 +204,7 @@ export class SSEReader implements FrameSource<never> {
       this.#finish(true);
       return DONE;
     }
+    this.#meter?.frame(result.value);
     if (this.#options.observer?.chunk(result.value) === false) return undefined;
     if (this.#options.usageAsked && withholdAskedUsage(result.value)) return undefined;
     try {
@@ -315,8 +325,11 @@ export class SSEReader implements FrameSource<never> {
     this.#options.signal.removeEventListener('abort', this.#onAbort);
     if (!this.#eof) void this.#body.cancel().catch(() => undefined);
     if (!normally && !this.#options.controller.signal.aborted) this.#options.controller.abort();
-    // Last: the stream is released whatever an observer does.
-    this.#options.observer?.streamEnd(error === undefined ? { left: !normally } : { error });
+    const ended: StreamEnd = error === undefined ? { left: !normally } : { error };
+    // Last: the stream is released whatever an observer does. With the cost stage, the observer hears of the end once the call is priced.
+    const { observer } = this.#options;
+    if (this.#meter) void this.#meter.end(normally).then((cost) => observer?.streamEnd({ ...ended, cost }));
+    else observer?.streamEnd(ended);
   }
 }
 

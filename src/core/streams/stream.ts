@@ -1,9 +1,11 @@
+import type { Cost } from '../cost/cost.js';
 import { APIError, GatewayError, isErrorPayload } from '../errors.js';
 
 /** What a Stream gives its source: each frame as the caller gets it, and what it has so far. */
 export interface StreamSink {
   _observe(frame: unknown): void;
   _partial(): unknown;
+  _costed(cost: Promise<Cost | null>): void;
 }
 
 /**
@@ -46,6 +48,7 @@ export class Stream<T> implements AsyncIterable<T> {
   readonly controller: AbortController;
   #source: FrameSource<T>;
   #claimed = false;
+  #cost: Promise<Cost | null> = Promise.resolve(null);
 
   /** @internal Streams are created by the client; there is no public constructor use. */
   constructor(source: FrameSource<T>, controller: AbortController, _params?: unknown) {
@@ -57,6 +60,21 @@ export class Stream<T> implements AsyncIterable<T> {
     if (this.#claimed) throw new GatewayError('A Stream can be iterated only once.');
     this.#claimed = true;
     return this.#source;
+  }
+
+  /**
+   * With the client's `cost` option: what this call cost, once the stream has ended (read to
+   * its end, left early, or cut); 0 for a stream answered from the cache or joined to an
+   * identical one. Null without `cost`, or when the call could not be priced. See docs/cost.md.
+   * @example for await (const chunk of stream) render(chunk); console.log((await stream.cost())?.usd);
+   */
+  cost(): Promise<Cost | null> {
+    return this.#cost;
+  }
+
+  /** @internal Given the call's cost, to come at the stream's end (request/call.ts). */
+  _costed(cost: Promise<Cost | null>): void {
+    this.#cost = cost;
   }
 
   /**
