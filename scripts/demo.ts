@@ -43,6 +43,7 @@ const order = [
   'logging',
   'otel-traces',
   'cache',
+  'cost',
   'mock-gateway',
   'strict-mock',
   'record-replay',

@@ -31,7 +31,7 @@ async function measure(app, alias, firstUse = false) {
   const visit = (path) => {
     if (loaded.has(path)) return;
     loaded.add(path);
-    for (const imp of outputs[path].imports) if (!imp.external && (imp.kind === 'import-statement' || (firstUse && imp.kind === 'dynamic-import' && !/(multipart|partial-objects|run-tools|bulk|download)-/.test(imp.path)))) visit(imp.path);
+    for (const imp of outputs[path].imports) if (!imp.external && (imp.kind === 'import-statement' || (firstUse && imp.kind === 'dynamic-import' && !/(multipart|partial-objects|run-tools|bulk|download|stage|reports)-/.test(imp.path)))) visit(imp.path);
   };
   visit(entry);
   const chunks = Object.keys(outputs)

@@ -364,13 +364,8 @@ export class Gateway implements APIClient {
    * @example const { groups } = await client.spend({ by: 'tenant', since: Date.now() - 7 * 86_400_000 });
    */
   async spend(query: { by: string; since?: Date | number | undefined }): Promise<SpendReport> {
-    const config = configOf(this);
-    if (typeof query !== 'object' || query === null || typeof query.by !== 'string' || query.by === '') throw new ValidationError('by', 'must name a tag, e.g. { by: "tenant" }');
-    const since = query.since === undefined ? Date.now() : query.since instanceof Date ? query.since.getTime() : query.since;
-    if (typeof since !== 'number' || !Number.isFinite(since)) throw new ValidationError('since', 'must be a Date or a time in ms');
-    if (!config.cost) throw new GatewayError('spend() reports what the client recorded: give the client cost: true (or budgets).');
     const { spendReport } = await import('./core/cost/reports.js');
-    return spendReport(config, (url) => this.models._text(url), query.by, since);
+    return spendReport(configOf(this), (url) => this.models._text(url), query);
   }
 
   static GatewayError = Errors.GatewayError;

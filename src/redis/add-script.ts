@@ -26,7 +26,7 @@ local saved = redis.call('GET', KEYS[1])
 local total = 0
 if saved and string.find(saved, '^[-+]?[%d.]+[eE]?[-+]?%d*$') then
   local n = tonumber(saved)
-  if n and n == n and n > -math.huge and n < math.huge then total = n end
+  if n and n == n and n >= 0 and n < math.huge then total = n end
 end
 local after = total + amount
 if (amount >= 0 and after > limit) or after ~= after or after == math.huge or after == -math.huge then

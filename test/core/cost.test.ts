@@ -216,3 +216,67 @@ describe('spend() and balance()', () => {
     expect(await client.balance()).toMatchObject({ granted: { usd: 10, quota: 5_000_000 }, available: { usd: 10 }, source: 'dashboard' });
   });
 });
+
+describe('a budget that refused', () => {
+  it('stays closed for its window: the reservations given back afterwards let no call in', async () => {
+    const budgets = [{ name: 'closing', usd: 0.0013, per: 'day' as const }];
+    const { mock, client } = setup({ budgets });
+    const body = ask('gpt-4o-mini', 'Hi', { max_tokens: 100 });
+    // Three at once reserve 3 × 575 of 650: two are refused at once, and the first, once answered, gives back 555.
+    const results = await Promise.allSettled([1, 2, 3].map(() => client.chat.completions.create(body)));
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(2);
+    const before = sent(mock, '/v1/chat/completions');
+    const after = await client.chat.completions.create(body).catch((e: unknown) => e);
+    expect(after).toBeInstanceOf(BudgetExceededError);
+    expect((after as BudgetExceededError).spentUsd).toBeLessThan(0.0013);
+    expect(sent(mock, '/v1/chat/completions')).toBe(before);
+  });
+});
+
+describe('what a hostile trial found', () => {
+  /** A fetch over the mock that rewrites each chat answer's body with `edit`. */
+  const rewriting = (mock: MockGateway, edit: (body: Record<string, unknown>) => void): typeof globalThis.fetch => async (input, init) => {
+    const response = await mock.fetch(input, init);
+    if (!String(input).endsWith('/chat/completions') || init?.body === undefined || String(init.body).includes('"stream":true')) return response;
+    const body = (await response.json()) as Record<string, unknown>;
+    edit(body);
+    return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+  };
+
+  it('an answer without usage counts at its reservation, estimated: a budget still holds', async () => {
+    const mock = createMockGateway({ apiKey: KEY, logReadsPerSecond: 0 });
+    const client = new Gateway({ apiKey: KEY, baseURL: 'http://mock.local/v1', fetch: rewriting(mock, (b) => delete b.usage), maxRetries: 0, logger: silentLogger(), budgets: [{ name: 'b', usd: 0.002, per: 'day' }] });
+    const body = ask('gpt-4o-mini', 'Hi', { max_tokens: 100 });
+    const first = await client.chat.completions.create(body).withResponse();
+    expect(first.cost).toMatchObject({ source: 'estimated' });
+    expect(first.cost?.quota).toBeGreaterThan(500);
+    await expect(client.chat.completions.create(body)).rejects.toBeInstanceOf(BudgetExceededError);
+  });
+
+  it('cached tokens beyond the prompt are not believed: cut to the prompt, estimated', async () => {
+    const mock = createMockGateway({ apiKey: KEY, logReadsPerSecond: 0 });
+    const edit = (b: Record<string, unknown>) => Object.assign(b.usage as object, { prompt_tokens_details: { cached_tokens: 1e9 } });
+    const client = new Gateway({ apiKey: KEY, baseURL: 'http://mock.local/v1', fetch: rewriting(mock, edit), maxRetries: 0, logger: silentLogger(), cost: true });
+    const { cost } = await client.chat.completions.create(ask('gpt-4o-mini')).withResponse();
+    expect(cost?.source).toBe('estimated');
+    expect(cost?.quota).toBeLessThan(1_000);
+  });
+
+  it('a stream left unread is priced at its reservation after its idle timeout: cost() does not wait for ever', async () => {
+    const { client } = setup({ budgets: [{ name: 'b', usd: 5, per: 'day' }] });
+    const stream = await client.chat.completions.create({ ...ask('gpt-4o-mini', 'Hi', { max_tokens: 100 }), stream: true }, { idleTimeout: 200 });
+    const cost = await stream.cost();
+    expect(cost).toMatchObject({ source: 'estimated' });
+    expect(cost?.quota).toBeGreaterThan(500);
+    stream.controller.abort();
+  });
+
+  it('a call with a credential of its own is priced, not reconciled with the client key\'s log', async () => {
+    const events: CostEvent[] = [];
+    const { mock, client } = setup({ onCost: (e) => events.push(e) });
+    await client.chat.completions.create(ask('gpt-4o-mini'), { headers: { authorization: `Bearer ${KEY}` } });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(events).toHaveLength(1);
+    expect(mock.requests.filter((r) => r.path === '/api/log/token')).toHaveLength(0);
+  });
+});

@@ -40,6 +40,8 @@ export const SPEND_DAYS = 400;
 const DAY_MS = 86_400_000;
 /** The most tag values listed per tag and day (the rest still count in the day's total). */
 const MAX_VALUES = 10_000;
+/** What a refusal adds to a budget's counter: every later add in the window is refused, and the spend is the counter less this. */
+const CLOSED = 1e15;
 /** A 'total' budget's counter lives this long without use. */
 const TOTAL_TTL_MS = 10 * 365 * DAY_MS;
 
@@ -73,8 +75,11 @@ export async function chargeBudgets(ledger: Ledger, budgets: readonly Budget[], 
     const ttlMs = end === null ? TOTAL_TTL_MS : end - now + 3_600_000;
     const result = await add(store, key, { amount: quota, limit: Math.round(budget.usd * quotaPerUnit), ttlMs });
     if (!result.added) {
+      // The first refusal closes the window for the whole fleet, in the same counter: what is left is less than a
+      // call's worst case, and the calls in flight giving back their reservations must not let others trickle in.
+      if (result.total < CLOSED) await add(store, key, { amount: CLOSED, ttlMs });
       await giveBack(-quota);
-      return { refused: { budget, spent: result.total, resetsAt: end === null ? null : new Date(end) } };
+      return { refused: { budget, spent: result.total % CLOSED, resetsAt: end === null ? null : new Date(end) } };
     }
     taken.push({ key, ttlMs });
   }

@@ -321,6 +321,17 @@ export function billableUsage(data: unknown): Billable | undefined {
     audioOutputTokens: read(outputDetails.audio_tokens) ?? 0,
     claudeStyle,
   };
+  // OpenAI-style usage counts the cache inside the prompt: parts that add up to more than the prompt are not believed (each is cut to what is left).
+  if (!claudeStyle) {
+    let left = billable.promptTokens;
+    for (const part of ['cachedTokens', 'cacheCreationTokens', 'imageTokens'] as const) {
+      if (billable[part] > left) {
+        billable[part] = left;
+        incomplete = true;
+      }
+      left -= billable[part];
+    }
+  }
   if (incomplete) billable.incomplete = true;
   return billable;
 }

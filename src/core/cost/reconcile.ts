@@ -99,6 +99,11 @@ async function resolveFrom(config: CoreConfig, slot: Slot, billed: Map<string, n
     const item = slot.pending.get(id);
     if (!item || !info) continue;
     slot.pending.delete(id);
+    // A bill beyond any price of this call (a hundredfold, and $2 above it at the default unit) is not believed: the call keeps its price.
+    if (quota > item.priced.quota * 100 + 1_000_000) {
+      config.fleet.settings.log('warn', `[unified-gateway] the gateway's log says request ${id} cost ${quota} quota, priced at ${item.priced.quota}: not believed, the price stands`);
+      continue;
+    }
     const delta = quota - item.priced.quota;
     const cost = costIn(info, quota, 'billed');
     if (delta !== 0) {
@@ -133,10 +138,11 @@ async function readLog(config: CoreConfig): Promise<Map<string, number>> {
     // Type 2 is a consumption in new-api's log (model/log.go LogTypeConsume); other types (top-ups, refunds) are not a call's bill.
     if (log.type !== undefined && log.type !== 2) continue;
     const quota = quotaIn(log.quota);
-    if (quota !== undefined) billed.set(log.request_id, quota);
+    // The log is newest first: a request id met again is an older row (a duplicate, or a forged one), not the call's bill.
+    if (quota !== undefined && !billed.has(log.request_id)) billed.set(log.request_id, quota);
   }
   return billed;
 }
 
 /** A quota from the network or the store: a whole number from 0 to 1e15, else unknown. */
-const quotaIn = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 1e15 ? value : undefined);
+const quotaIn = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 2 ** 53 ? value : undefined);

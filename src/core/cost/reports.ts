@@ -1,4 +1,4 @@
-import { APIError, GatewayError } from '../errors.js';
+import { APIError, GatewayError, ValidationError } from '../errors.js';
 import { guardStore } from '../store/fail-open-store.js';
 import type { GetText } from '../gateway-info/gateway-info.js';
 import { readGatewayInfo } from '../gateway-info/gateway-info.js';
@@ -7,7 +7,7 @@ import type { CoreConfig } from '../types.js';
 import { isRecord } from '../../internal/is-record.js';
 import { readJSON } from '../../internal/read-json.js';
 import type { Amount, Balance, SpendReport } from './cost.js';
-import { ledgerKey, ledgerOf, readSpend } from './ledger.js';
+import { ledgerKey, ledgerOf, readSpend, SPEND_DAYS } from './ledger.js';
 
 // What a client reports of money (docs/cost.md): what its store recorded by tag (`spend`),
 // and what the key may still spend (`balance`): new-api's `GET /api/usage/token` (controller/
@@ -21,9 +21,16 @@ const BALANCE_TTL_MS = 30_000;
 /** The most quota a figure may say (new-api keeps quota in an int); more is not believed. */
 const MAX_QUOTA = 2 ** 53;
 
-/** What the store recorded by the tag `by` since the UTC day that holds `since` (at most SPEND_DAYS back), in quota and USD. */
-export async function spendReport(config: CoreConfig, get: GetText, by: string, since: number): Promise<SpendReport> {
-  const [spent, info] = await Promise.all([readSpend(ledgerOf(config), by, since), readGatewayInfo(config, get).catch(() => null)]);
+/** What the store recorded by the tag `by` since the UTC day that holds `since` (default: today; at most SPEND_DAYS back), in quota and USD. */
+export async function spendReport(config: CoreConfig, get: GetText, query: { by: string; since?: Date | number | undefined }): Promise<SpendReport> {
+  if (typeof query !== 'object' || query === null || typeof query.by !== 'string' || query.by === '') throw new ValidationError('by', 'must name a tag, e.g. { by: "tenant" }');
+  const { by } = query;
+  const since = query.since === undefined ? Date.now() : query.since instanceof Date ? query.since.getTime() : query.since;
+  if (typeof since !== 'number' || !Number.isFinite(since)) throw new ValidationError('since', 'must be a Date or a time in ms');
+  // Spend is kept SPEND_DAYS: an earlier start reads from there.
+  const from = Math.max(since, Date.now() - SPEND_DAYS * 86_400_000);
+  if (!config.cost) throw new GatewayError('spend() reports what the client recorded: give the client cost: true (or budgets).');
+  const [spent, info] = await Promise.all([readSpend(ledgerOf(config), by, from), readGatewayInfo(config, get).catch(() => null)]);
   const perUnit = info?.quotaPerUnit ?? DEFAULT_QUOTA_PER_UNIT;
   const amount = (quota: number): Amount => ({ quota, usd: info?.displayType === 'TOKENS' ? null : quota / perUnit });
   const groups = [...spent.groups].map(([value, quota]) => ({ value: value as string | null, ...amount(quota) }));

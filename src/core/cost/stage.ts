@@ -3,6 +3,7 @@ import { maxOutputTokensOf } from '../adapt/model-rules.js';
 import { BudgetExceededError, ValidationError } from '../errors.js';
 import type { CoreConfig } from '../types.js';
 import { isRecord } from '../../internal/is-record.js';
+import { CREDENTIAL_HEADERS } from '../../internal/credential-headers.js';
 import type { Budget, Cost, CostState, CostTags } from './cost.js';
 import { chargeBudgets, ledgerOf, recordSpend, type Charge } from './ledger.js';
 import { costIn, costOf, tell } from './events.js';
@@ -28,6 +29,7 @@ export interface CallCost {
 /** The part of a call this stage reads (request/call-state.ts's CallState is one). */
 export interface CostCall {
   readonly config: CoreConfig;
+  readonly options: { readonly idleTimeout?: number | undefined; readonly headers?: Readonly<Record<string, string>> | undefined };
   readonly path: string;
   readonly request: { readonly method: string; readonly model?: string | undefined };
   readonly costing: CallCost;
@@ -96,8 +98,9 @@ async function settle(call: CostCall, answer: { model: string | undefined; respo
   const cost = costIn(info, quota, estimated ? 'estimated' : 'priced');
   await recordSpend(ledgerOf(call.config), call.costing.tags, quota);
   tell(call.config, { model, cost, delta: { quota: cost.quota, usd: cost.usd }, requestID: requestIDOf(answer.response), tags: call.costing.tags });
+  // The log read is the client's key's: a call sent with another credential (a per-call key) is billed to that key's log, and keeps its price.
   const billedID = answer.response.headers.get('x-oneapi-request-id');
-  if (billedID) reconcileLater(call.config, { id: billedID, model, priced: cost, tags: call.costing.tags, charge });
+  if (billedID && !carriesCredential(call)) reconcileLater(call.config, { id: billedID, model, priced: cost, tags: call.costing.tags, charge });
   return cost;
 }
 
@@ -109,26 +112,50 @@ async function settle(call: CostCall, answer: { model: string | undefined; respo
 export function answered(call: CostCall, answer: { model: string | undefined; response: Response; data: unknown; json: unknown }, kind: 'body' | 'raw' | 'stream'): void {
   const { model, response, json } = answer;
   if (kind !== 'stream') {
+    const usage = kind === 'body' ? billableUsage(answer.data) : undefined;
     // Never the call's failure: a store or a table that fails leaves the call unpriced.
-    call.costing.result = settle(call, { model, response, json, usage: kind === 'body' ? billableUsage(answer.data) : undefined, complete: kind === 'body' }).catch(() => null);
+    call.costing.result = settle(call, { model, response, json, usage, complete: usage !== undefined && !usage.incomplete }).catch(() => null);
     return;
   }
   let usage: Billable | undefined;
-  let ended: (cost: Promise<Cost | null>) => void = () => undefined;
+  let ended: ((cost: Promise<Cost | null>) => void) | undefined;
   call.costing.result = new Promise((resolve) => (ended = resolve));
   const { costing } = call;
+  // Priced once: at the end, or when the stream has been left unread for its idle timeout (then
+  // at its reservation, an estimate the bill corrects): cost() never waits on a caller that stopped reading.
+  const price = (complete: boolean) => {
+    clearTimeout(stale);
+    ended?.(settle(call, { model, response, json, usage, complete: complete && usage !== undefined && !usage.incomplete }).catch(() => null));
+    ended = undefined;
+    return costing.result as Promise<Cost | null>;
+  };
+  const idleMs = call.options.idleTimeout ?? call.config.idleTimeout;
+  let last = Date.now();
+  const check = (): void => {
+    const left = idleMs - (Date.now() - last);
+    if (left > 0) stale = unref(setTimeout(check, left));
+    else void price(false);
+  };
+  let stale = unref(setTimeout(check, idleMs));
   (answer.data as Metered).meterWith({
     frame(frame) {
+      last = Date.now();
       // A chat chunk's usage, or a responses stream's final event, which carries the response.
       const source = isRecord(frame) && isRecord(frame.response) && isRecord(frame.response.usage) ? frame.response : frame;
       if (isRecord(source) && isRecord(source.usage)) usage = billableUsage(source) ?? usage;
     },
-    end(normally) {
-      ended(settle(call, { model, response, json, usage, complete: normally && usage !== undefined }).catch(() => null));
-      return costing.result as Promise<Cost | null>;
-    },
+    end: (normally) => price(normally),
   });
 }
+
+/** A timer that does not keep a process alive (Node's `unref`; elsewhere timers never do). */
+const unref = (timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> => {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+};
+
+/** Whether the call carries a credential of its own (a per-call key), not the client's. */
+const carriesCredential = (call: CostCall): boolean => Object.keys(call.options.headers ?? {}).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()));
 
 /** A stream's reader, which tells a meter of each frame it hands out and of its end (streams/sse-reader.ts). */
 export interface Metered {

@@ -55,11 +55,12 @@ export function addProblem(key: string, request: CounterAdd): StoreProblem | und
 
 /**
  * The number a counter's stored value holds: a plain decimal (what `add` writes), finite;
- * anything else (absent, a bucket, JSON, `inf`, hex, padding) is untrusted and counts as 0.
+ * anything else (absent, below zero, a bucket, JSON, `inf`, hex, padding) is untrusted and counts as 0.
  * src/redis/add-script.ts reads with the same pattern, so both stores agree on every value.
  */
 export function counterValue(value: string | null | undefined): number {
   if (value === null || value === undefined || !/^[-+]?[0-9.]+[eE]?[-+]?[0-9]*$/.test(value)) return 0;
   const n = Number(value);
-  return Number.isFinite(n) ? n : 0;
+  // Below zero is no total any add could have left that a reader can trust (a hand edit, another app's value): 0.
+  return Number.isFinite(n) && n >= 0 ? n : 0;
 }

@@ -28,7 +28,8 @@ export interface Store {
   /**
    * Adds `amount` to the number at `key` (absent: 0), atomically, unless the total would pass `limit`
    * (then nothing changes). A key it creates expires after `ttlMs`; an existing key keeps its expiry.
-   * A negative amount is always added (a reservation settled). Resolves with whether it was added and the total after (or the unchanged total).
+   * A negative amount is always added (a reservation settled). A stored total below zero (or not a number) counts as 0: it is untrusted.
+   * Resolves with whether it was added and the total after (or the unchanged total).
    */
   add?(key: string, add: { amount: number; limit?: number | undefined; ttlMs: number }): Promise<{ added: boolean; total: number }>;
 }
