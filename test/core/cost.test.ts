@@ -218,18 +218,36 @@ describe('spend() and balance()', () => {
 });
 
 describe('a budget that refused', () => {
-  it('stays closed for its window: the reservations given back afterwards let no call in', async () => {
-    const budgets = [{ name: 'closing', usd: 0.0013, per: 'day' as const }];
-    const { mock, client } = setup({ budgets });
+  it('calls at once wait for the room the calls in flight hold, rather than being refused', async () => {
+    // Three at once reserve 3 × 575 of 650: two wait until the first settles at 20, and so on.
+    const { client } = setup({ budgets: [{ name: 'waiting', usd: 0.0013, per: 'day' }] });
     const body = ask('gpt-4o-mini', 'Hi', { max_tokens: 100 });
-    // Three at once reserve 3 × 575 of 650: two are refused at once, and the first, once answered, gives back 555.
     const results = await Promise.allSettled([1, 2, 3].map(() => client.chat.completions.create(body)));
-    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(2);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+  });
+
+  it('stays closed for its window once what was spent leaves no room: no call is sent after the first refusal', async () => {
+    const { mock, client } = setup({ budgets: [{ name: 'closing', usd: 0.0013, per: 'day' }] });
+    const body = ask('gpt-4o-mini', 'Hi', { max_tokens: 100 });
+    let refused: unknown;
+    for (let i = 0; i < 20 && !refused; i++) await client.chat.completions.create(body).catch((e: unknown) => (refused = e));
+    expect(refused).toBeInstanceOf(BudgetExceededError);
     const before = sent(mock, '/v1/chat/completions');
-    const after = await client.chat.completions.create(body).catch((e: unknown) => e);
-    expect(after).toBeInstanceOf(BudgetExceededError);
-    expect((after as BudgetExceededError).spentUsd).toBeLessThan(0.0013);
+    // A smaller call would fit what is left, but the window is closed.
+    const small = await client.chat.completions.create(ask('gpt-4o-mini', 'Hi', { max_tokens: 1 })).catch((e: unknown) => e);
+    expect(small).toBeInstanceOf(BudgetExceededError);
+    expect((small as BudgetExceededError).spentUsd).toBeLessThan(0.0013);
     expect(sent(mock, '/v1/chat/completions')).toBe(before);
+  });
+
+  it('a call aborted while it waits for room ends with its abort, not a refusal', async () => {
+    const { client } = setup({ budgets: [{ name: 'waiting', usd: 0.0013, per: 'day' }] }, { faults: [{ type: 'delay', ms: 500, times: 1 }] });
+    const body = ask('gpt-4o-mini', 'Hi', { max_tokens: 100 });
+    const slow = client.chat.completions.create(body);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const waiting = client.chat.completions.create(body, { signal: AbortSignal.timeout(100) });
+    await expect(waiting).rejects.toMatchObject({ name: 'APIUserAbortError' });
+    await slow;
   });
 });
 

@@ -3,6 +3,7 @@ import { hashKey } from '../store/hash-key.js';
 import { MemoryStore, type Store } from '../store/store.js';
 import type { CoreConfig } from '../types.js';
 import { readJSON } from '../../internal/read-json.js';
+import { sleep } from '../../internal/sleep.js';
 import type { Budget, BudgetWindow, CostTags } from './cost.js';
 import { costOf } from './events.js';
 
@@ -60,40 +61,76 @@ export function windowOf(per: BudgetWindow, at: number): { start: number; end: n
 }
 
 /**
- * Reserves `quota` in each budget, atomically per budget: a budget it would take past its
- * limit refuses, and what the others reserved is given back. The charge settles every
- * budget to the call's real cost.
+ * Reserves `quota` in each budget, atomically per budget, in its window's counter of what is
+ * spent and reserved. When that counter has no room but what is spent (settled) leaves room,
+ * the room is held by calls in flight: the call waits (bounded by WAIT_MS, its signal and its
+ * totalTimeout) for them to settle below their reservations. When what is spent leaves no
+ * room for this call, the budget refuses it and closes its window for the fleet (CLOSED), so
+ * no call is sent after the first refusal; what the others reserved is given back. The charge
+ * settles every budget to the call's real cost.
  */
-export async function chargeBudgets(ledger: Ledger, budgets: readonly Budget[], quota: number, quotaPerUnit: number): Promise<{ charge: Charge } | { refused: { budget: Budget; spent: number; resetsAt: Date | null } }> {
+export async function chargeBudgets(ledger: Ledger, budgets: readonly Budget[], quota: number, quotaPerUnit: number, wait: Waiting): Promise<{ charge: Charge } | { refused: { budget: Budget; spent: number; resetsAt: Date | null } }> {
   const store = storeOf(ledger);
-  const now = Date.now();
-  const taken: Array<{ key: string; ttlMs: number }> = [];
-  const giveBack = (amount: number) => Promise.all(taken.map(({ key, ttlMs }) => add(store, key, { amount, ttlMs }))).then(() => undefined);
+  const taken: Array<{ key: string; spentKey: string; ttlMs: number }> = [];
+  const addToTaken = (reserved: number, spent: number) =>
+    Promise.all(taken.flatMap(({ key, spentKey, ttlMs }) => [reserved !== 0 ? add(store, key, { amount: reserved, ttlMs }) : undefined, spent !== 0 ? add(store, spentKey, { amount: spent, ttlMs }) : undefined])).then(() => undefined);
   for (const budget of budgets) {
-    const { start, end } = windowOf(budget.per, now);
-    const key = await ledgerKey(ledger.config, `b:${await short(budget.name)}:${start}`);
-    const ttlMs = end === null ? TOTAL_TTL_MS : end - now + 3_600_000;
-    const result = await add(store, key, { amount: quota, limit: Math.round(budget.usd * quotaPerUnit), ttlMs });
-    if (!result.added) {
-      // The first refusal closes the window for the whole fleet, in the same counter: what is left is less than a
-      // call's worst case, and the calls in flight giving back their reservations must not let others trickle in.
-      if (result.total < CLOSED) await add(store, key, { amount: CLOSED, ttlMs });
-      await giveBack(-quota);
-      return { refused: { budget, spent: result.total % CLOSED, resetsAt: end === null ? null : new Date(end) } };
+    const place = await placeOf(ledger, budget);
+    const refused = await reserveIn(store, place, budget, Math.round(budget.usd * quotaPerUnit), quota, wait);
+    if (refused !== undefined) {
+      await addToTaken(-quota, 0);
+      return { refused: { budget, spent: refused, resetsAt: place.end === null ? null : new Date(place.end) } };
     }
-    taken.push({ key, ttlMs });
+    taken.push(place);
   }
   let reserved = quota;
+  let spent = 0;
   return {
     charge: {
       quota,
       async settle(cost) {
-        const delta = cost - reserved;
+        const [moreReserved, moreSpent] = [cost - reserved, cost - spent];
         reserved = cost;
-        if (delta !== 0) await giveBack(delta);
+        spent = cost;
+        await addToTaken(moreReserved, moreSpent);
       },
     },
   };
+}
+
+/** What a call waiting for room in a budget stops on: its signal, and what is left of its totalTimeout. */
+export interface Waiting {
+  signal: AbortSignal | undefined;
+  budgetMs(): number | undefined;
+}
+
+/** The most a call waits for room that calls in flight hold in a budget. */
+const WAIT_MS = 30_000;
+
+/** A budget's window in the store: its counter of spent and reserved quota, of spent quota alone, their ttl, and when it ends. */
+async function placeOf(ledger: Ledger, budget: Budget): Promise<{ key: string; spentKey: string; ttlMs: number; end: number | null }> {
+  const now = Date.now();
+  const { start, end } = windowOf(budget.per, now);
+  const name = `${await short(budget.name)}:${start}`;
+  return { key: await ledgerKey(ledger.config, `b:${name}`), spentKey: await ledgerKey(ledger.config, `bs:${name}`), ttlMs: end === null ? TOTAL_TTL_MS : end - now + 3_600_000, end };
+}
+
+/** Reserves `quota` in one budget's window, waiting while calls in flight hold the room; undefined when reserved, else the quota spent (the refusal). */
+async function reserveIn(store: Store, place: { key: string; spentKey: string; ttlMs: number }, budget: Budget, limit: number, quota: number, wait: Waiting): Promise<number | undefined> {
+  const until = Date.now() + Math.min(WAIT_MS, wait.budgetMs() ?? WAIT_MS);
+  for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
+    const result = await add(store, place.key, { amount: quota, limit, ttlMs: place.ttlMs });
+    if (result.added) return undefined;
+    const spent = counterIn((await store.get([place.spentKey]))[0]);
+    if (result.total >= CLOSED) return spent;
+    if (spent + quota > limit) {
+      // No call settling can make room for this one: the window closes for the fleet, in the same counter.
+      await add(store, place.key, { amount: CLOSED, ttlMs: place.ttlMs });
+      return spent;
+    }
+    if (Date.now() + pause > until || wait.signal?.aborted) return spent;
+    await sleep(pause, wait.signal).catch(() => undefined);
+  }
 }
 
 /** Adds `quota` to today's spend: the day's total and each of the call's tag values. */
@@ -125,13 +162,13 @@ export async function readSpend(ledger: Ledger, tag: string, since: number): Pro
     const values = valuesIn(lists[i]);
     if (values.length === 0) continue;
     const counts = await store.get(await Promise.all(values.map(async (value) => ledgerKey(ledger.config, `s:${tagHash}:${day}:${await short(value)}`))));
-    values.forEach((value, j) => groups.set(value, (groups.get(value) ?? 0) + numberIn(counts[j])));
+    values.forEach((value, j) => groups.set(value, (groups.get(value) ?? 0) + counterIn(counts[j])));
   }
-  return { since: first, total: totals.reduce((sum: number, t) => sum + numberIn(t), 0), groups };
+  return { since: first, total: totals.reduce((sum: number, t) => sum + counterIn(t), 0), groups };
 }
 
 /** A counter read back from the store: a finite number ≥ 0, else 0 (untrusted). */
-const numberIn = (value: string | null | undefined): number => {
+const counterIn = (value: string | null | undefined): number => {
   const n = Number(value);
   return value != null && Number.isFinite(n) && n >= 0 ? n : 0;
 };

@@ -34,6 +34,9 @@ export interface CostCall {
   readonly request: { readonly method: string; readonly model?: string | undefined };
   readonly costing: CallCost;
   readonly signal: AbortSignal | undefined;
+  budgetMs(): number | undefined;
+  /** The error for a call stopped by its signal (the caller's abort, its totalTimeout). */
+  stopped(what: string): Error;
 }
 
 /** A model's request as sent: its model and JSON body. */
@@ -62,7 +65,9 @@ export async function reserve(call: CostCall, request: SentRequest): Promise<voi
   const info = await pricing(call);
   const priced = info && priceRequest(call, info, request.model, request.json, worstUsage(call, request));
   if (!info || !priced) return;
-  const refusal = await chargeBudgets(ledgerOf(call.config), budgets, priced.quota, info.quotaPerUnit);
+  const refusal = await chargeBudgets(ledgerOf(call.config), budgets, priced.quota, info.quotaPerUnit, call);
+  // Stopped while it waited for room in a budget: the call's own stop, not the budget's refusal.
+  if ('refused' in refusal && call.signal?.aborted) throw call.stopped(`waiting for room in budget '${refusal.refused.budget.name}'`);
   if ('refused' in refusal) {
     const { budget, spent, resetsAt } = refusal.refused;
     throw new BudgetExceededError({ budget: budget.name, spentUsd: spent / info.quotaPerUnit, limitUsd: budget.usd, resetsAt, wouldAddUsd: priced.quota / info.quotaPerUnit });
