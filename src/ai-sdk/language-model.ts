@@ -4,7 +4,7 @@ import { answeringModel, reasoningRuleFor } from '../resources/chat/completions/
 import { convertPrompt } from './convert-prompt.js';
 import { callGateway, type CallContext } from './errors.js';
 import { mapFinishReason, mapUsage } from './map-response.js';
-import { headersOf, reasoningMetadata, requestOptions, splitProviderOptions, toolCallMetadata } from './shared.js';
+import { costMetadata, headersOf, PROVIDER_OPTIONS_KEY, reasoningMetadata, requestOptions, splitProviderOptions, toolCallMetadata } from './shared.js';
 import { reasoningText } from '../resources/chat/completions/reasoning-fields.js';
 import { toStreamParts } from './stream-parts.js';
 
@@ -28,7 +28,7 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     const client = this.client();
     const { body, request, warnings } = this.prepare(options, client);
     const context: CallContext = { url: `${client.baseURL}/chat/completions`, requestBodyValues: body };
-    const { data, response } = await callGateway(context, () => client.chat.completions.create({ ...body, stream: false }, request).withResponse());
+    const { data, response, cost } = await callGateway(context, () => client.chat.completions.create({ ...body, stream: false }, request).withResponse());
     const choice = data.choices[0];
     const message = choice?.message ?? { role: 'assistant', content: null };
     const content: LanguageModelV3Content[] = [];
@@ -42,11 +42,13 @@ export class UnifiedGatewayLanguageModel implements LanguageModelV3 {
     for (const call of message.tool_calls ?? []) {
       content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.function.name, input: call.function.arguments || '{}', ...toolCallMetadata(call.extra_content, writer) });
     }
+    // What the call cost, with the client's `cost` option (undefined from an older copy of the package's client).
+    const metadata = { ...(message.refusal ? { refusal: message.refusal } : {}), ...costMetadata(cost) };
     return {
       content,
       finishReason: mapFinishReason(choice?.finish_reason),
       usage: mapUsage(data.usage),
-      ...(message.refusal ? { providerMetadata: { unifiedGateway: { refusal: message.refusal } } } : {}),
+      ...(Object.keys(metadata).length ? { providerMetadata: { [PROVIDER_OPTIONS_KEY]: metadata } } : {}),
       request: { body },
       response: { id: data.id, modelId: data.model, timestamp: new Date(data.created * 1000), headers: headersOf(response), body: data },
       warnings,

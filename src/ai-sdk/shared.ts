@@ -1,7 +1,7 @@
 import type { JSONObject, JSONValue, SharedV3ProviderMetadata, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { checkCacheMode } from '../core/check.js';
 import { isRecord } from '../internal/is-record.js';
-import type { ChatCompletionReasoningFields, RequestOptions } from '../index.js';
+import type { ChatCompletionReasoningFields, Cost, RequestOptions } from '../index.js';
 import { ReasoningAccumulator } from '../resources/chat/completions/reasoning-fields.js';
 
 /** The key of `providerOptions` this provider reads, and of the `providerMetadata` it writes. */
@@ -100,6 +100,25 @@ export function reasoningFieldsOf(parts: ReadonlyArray<{ text: string; providerO
     fields.add({ ...(field ? { [field]: part.text } : {}), reasoning_details: meta.reasoning_details as ChatCompletionReasoningFields['reasoning_details'], thinking_blocks: meta.thinking_blocks as ChatCompletionReasoningFields['thinking_blocks'] });
   }
   return fields.result();
+}
+
+/**
+ * A call's cost (the client's `cost` option, docs/cost.md) as `providerMetadata.unifiedGateway.cost`:
+ * `{ quota, usd, source }`, `usd` null where the gateway counts in tokens. Undefined when the
+ * call was not priced (a client without `cost`, a gateway that publishes no prices, a model
+ * its table lacks), so the metadata is as before.
+ */
+export function costMetadata(cost: Cost | null | undefined): { cost: JSONObject } | undefined {
+  return cost ? { cost: { quota: cost.quota, usd: cost.usd, source: cost.source } } : undefined;
+}
+
+/**
+ * A stream's cost, once it has ended (read to its end, left or cut: the client's `cost()`
+ * resolves then, to null when unpriced); null from a client of an older copy of the package,
+ * which has no `cost()`, and when it fails.
+ */
+export function streamCost(stream: { cost?: () => Promise<Cost | null> }): Promise<Cost | null> {
+  return typeof stream.cost === 'function' ? stream.cost().catch(() => null) : Promise.resolve(null);
 }
 
 /** Response headers as the specification carries them. */

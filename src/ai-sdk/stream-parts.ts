@@ -1,8 +1,8 @@
 import type { LanguageModelV3StreamPart, SharedV3Warning } from '@ai-sdk/provider';
-import type { ChatCompletionChunk, CompletionUsage, Stream } from '../index.js';
+import type { ChatCompletionChunk, CompletionUsage, Cost, Stream } from '../index.js';
 import { isAbortError, toAISDKError, type CallContext } from './errors.js';
 import { mapFinishReason, mapUsage } from './map-response.js';
-import { reasoningMetadata, toolCallMetadata } from './shared.js';
+import { costMetadata, PROVIDER_OPTIONS_KEY, reasoningMetadata, streamCost, toolCallMetadata } from './shared.js';
 import { ReasoningAccumulator, reasoningText } from '../resources/chat/completions/reasoning-fields.js';
 
 interface ToolCallState {
@@ -98,7 +98,7 @@ export function toStreamParts(
     return out;
   };
 
-  const onEnd = (): LanguageModelV3StreamPart[] => {
+  const onEnd = (cost: Cost | null): LanguageModelV3StreamPart[] => {
     const out: LanguageModelV3StreamPart[] = [];
     closeBlocks(out);
     // A stream that broke before its finish reason may have cut a call's arguments short, and
@@ -110,7 +110,8 @@ export function toStreamParts(
       if (whole) out.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.arguments || '{}', ...toolCallMetadata(call.extra, (writer ??= options.writer(undefined))) });
     }
     const finish: LanguageModelV3StreamPart = { type: 'finish', usage: mapUsage(usage), finishReason: failed ? { unified: 'error', raw: finishReason ?? undefined } : mapFinishReason(finishReason) };
-    out.push(cutAfterFinish === undefined ? finish : { ...finish, providerMetadata: { unifiedGateway: { interrupted: cutAfterFinish } } });
+    const metadata = { ...(cutAfterFinish === undefined ? {} : { interrupted: cutAfterFinish }), ...costMetadata(cost) };
+    out.push(Object.keys(metadata).length ? { ...finish, providerMetadata: { [PROVIDER_OPTIONS_KEY]: metadata } } : finish);
     return out;
   };
 
@@ -151,7 +152,13 @@ export function toStreamParts(
         }
       }
       finished = true;
-      for (const part of onEnd()) controller.enqueue(part);
+      // The client's stream has ended here (read to its end, or cut), so its cost() resolves
+      // now: once the call is priced, or at once to null without the client's `cost`. An
+      // error of this reader's own (a chunk it could not map) left it open: it is left first,
+      // which ends it too. An abort (above) and a cancel (below) send no finish part and wait for nothing.
+      if (failed || cutAfterFinish !== undefined) await iterator.return?.().catch(() => undefined);
+      const cost = await streamCost(stream);
+      for (const part of onEnd(cost)) controller.enqueue(part);
       controller.close();
     },
     async cancel() {

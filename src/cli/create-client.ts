@@ -1,5 +1,6 @@
-import { Gateway, ValidationError } from 'unified-gateway';
+import { Gateway, ValidationError, type Logger } from 'unified-gateway';
 import { integerOption, stringOption, type OptionValues } from './args.js';
+import type { TextOutput } from './command.js';
 
 /** Missing or invalid configuration (key, base URL): exit code 2. */
 export class ConfigError extends Error {
@@ -34,12 +35,28 @@ function checkVersionPath(name: keyof typeof configNames, value: string | undefi
   }
 }
 
+/** Where the SDK's log lines go: the CLI's stderr, and whether a line of output is still open there or on stdout. */
+export interface LogOutput {
+  stderr: TextOutput;
+  midLine(): boolean;
+}
+
+/**
+ * The SDK's log lines (GATEWAY_LOG) on the CLI's stderr, each on a line of its own: one
+ * written while a streamed reply is mid-line starts a new line rather than cut into it.
+ */
+function lineLogger(out: LogOutput): Logger {
+  const write = (line: string): void => void out.stderr.write(`${out.midLine() ? '\n' : ''}${line}\n`);
+  return { error: write, warn: write, info: write, debug: write };
+}
+
 /**
  * The client for the global options. The SDK reads GATEWAY_API_KEY, GATEWAY_BASE_URL and
  * GATEWAY_BACKUP_BASE_URL itself; the checks here only reword its errors for a command line
  * (its messages speak of constructor options such as 'apiKey', which the CLI does not have).
+ * `--usage` (chat) turns on the SDK's `cost`, so the line it prints has the call's cost.
  */
-export function createClient(values: OptionValues, env: NodeJS.ProcessEnv, command: string): Gateway {
+export function createClient(values: OptionValues, env: NodeJS.ProcessEnv, command: string, log?: LogOutput): Gateway {
   const timeout = integerOption(values, 'timeout', { min: 1, max: MAX_TIMEOUT_MS, expected: 'a positive whole number of milliseconds' }, command);
   const maxRetries = integerOption(values, 'max-retries', { min: 0, max: 100 }, command);
   const baseURL = stringOption(values, 'base-url');
@@ -56,7 +73,10 @@ export function createClient(values: OptionValues, env: NodeJS.ProcessEnv, comma
     // The CLI reports the final error itself; the SDK's 'warn' lines would repeat it (and
     // break a progress line). GATEWAY_LOG, when set, is the SDK's to read.
     const logLevel = env.GATEWAY_LOG?.trim() ? undefined : 'error';
-    return new Gateway({ baseURL, backupBaseURL, timeout, maxRetries, logLevel });
+    const logger = log && lineLogger(log);
+    // Priced only for --usage: a gateway without the accounting endpoints costs one warning (at GATEWAY_LOG=warn), never a failure.
+    const cost = values.usage === true ? true : undefined;
+    return new Gateway({ baseURL, backupBaseURL, timeout, maxRetries, logLevel, logger, cost });
   } catch (error) {
     // Whatever the constructor refuses is configuration: a malformed URL, a bad log level.
     if (ValidationError.isInstance(error) && isConfigName(error.field)) throw new ConfigError(`Invalid ${configNames[error.field]}: ${error.rule}`);

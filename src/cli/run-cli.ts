@@ -81,7 +81,7 @@ export async function runCli(argv: readonly string[], processIO: CommandIO, sign
     if (values.version) return print(`${readVersion()}\n`);
     refuseExtraPositionals(positionals, command.argument, command.name);
     let client: Gateway | undefined;
-    await command.run({ values, positionals, signal, io, client: () => (client ??= createClient(values, io.env, command.name)) });
+    await command.run({ values, positionals, signal, io, client: () => (client ??= createClient(values, io.env, command.name, { stderr: io.stderr, midLine })) });
     return ExitCode.ok;
   } catch (error) {
     const { message, code } = report(error, signal);

@@ -52,6 +52,16 @@ export const ATTR = {
   /** This SDK's own, on a fleet event: what the fleet's state did, and how long the call waited. */
   fleetEvent: 'unified_gateway.fleet.event',
   fleetWaitMs: 'unified_gateway.fleet.wait_ms',
+  /**
+   * This SDK's own, with the client's `cost` (docs/cost.md): what the call cost in the
+   * gateway's quota units, in US dollars (absent where the gateway's unit is not money), and
+   * how it is known (`priced`, `billed`, `estimated`). The GenAI conventions define no cost
+   * attribute (their registry has token counts only, `gen_ai.usage.*`), so these keep this
+   * SDK's namespace rather than guess at a `gen_ai.*` name.
+   */
+  costQuota: 'unified_gateway.cost.quota',
+  costUSD: 'unified_gateway.cost.usd',
+  costSource: 'unified_gateway.cost.source',
 } as const;
 
 /** Span events. */

@@ -1,4 +1,5 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import type { Cost } from '../core/cost/cost.js';
 import type { AttemptInfo, CacheOutcome, FleetInfo } from '../core/hooks.js';
 import type { AttemptObserver, CallEnd, CallObserver, StreamEnd, TelemetryRedactor, TelemetryRequest } from '../core/telemetry.js';
 import { StreamAnswer, readAnswer, type Answer } from './answer.js';
@@ -273,16 +274,16 @@ export class CallSpan implements CallObserver {
   #end(result: CallEnd): void {
     // A stream's span stays open until the stream ends (streamEnd).
     if (this.#stream && result.error === undefined && result.data !== undefined) return;
-    this.#finish(result.error, result.error === undefined && !this.#stream ? readAnswer(result.data) : undefined);
+    this.#finish(result.error, result.error === undefined && !this.#stream ? readAnswer(result.data) : undefined, result.cost);
   }
 
   #streamEnd(result: StreamEnd): void {
     if (result.left && this.#span && !this.#ended) this.#span.setAttribute(ATTR.streamLeft, true);
-    this.#finish(result.error, this.#streamed?.result() ?? { finishReasons: [], output: [] });
+    this.#finish(result.error, this.#streamed?.result() ?? { finishReasons: [], output: [] }, result.cost);
   }
 
-  /** Ends the call span once, and records the call's metrics. */
-  #finish(error: unknown, answer: Answer | undefined): void {
+  /** Ends the call span once (with the call's cost, when the client priced it), and records the call's metrics. */
+  #finish(error: unknown, answer: Answer | undefined, cost?: Cost | null): void {
     const span = this.#span;
     if (!span || this.#ended) return;
     this.#ended = true;
@@ -294,6 +295,7 @@ export class CallSpan implements CallObserver {
     }
     span.setAttributes(attributes);
     if (answer) this.#answerAttributes(span, answer);
+    if (cost) this.#costAttributes(span, cost);
     span.end();
     const { instruments } = this.#settings;
     instruments.operationDuration.record((now() - this.#started) / 1000, attributes);
@@ -311,6 +313,13 @@ export class CallSpan implements CallObserver {
     const model = answer?.model ?? this.#streamed?.answer.model;
     if (model !== undefined) attributes[ATTR.responseModel] = this.#redactor.string(model);
     return attributes;
+  }
+
+  /** The call's cost (`cost: true`): quota and source always, dollars unless the gateway counts in tokens. */
+  #costAttributes(span: Span, cost: Cost): void {
+    span.setAttribute(ATTR.costQuota, cost.quota);
+    if (cost.usd !== null) span.setAttribute(ATTR.costUSD, cost.usd);
+    span.setAttribute(ATTR.costSource, cost.source);
   }
 
   #answerAttributes(span: Span, answer: Answer): void {

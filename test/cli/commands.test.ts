@@ -50,12 +50,14 @@ describe('chat', { timeout: 20_000 }, () => {
     expect(run).toMatchObject({ code: 0, stdout: 'You said: from a pipe\n' });
   });
 
-  it('prints the token usage on stderr with --usage, streamed or not, cached input tokens named', async () => {
+  it('prints the token usage and the cost on stderr with --usage, streamed or not, cached input tokens named', async () => {
+    // The mock bills 4 + 3 × 4 (completion ratio) = 16 tokens × 1.25 (model ratio) = 20 quota, at 500,000 a dollar.
+    const line = 'usage: 4 input tokens (cached: not reported), 3 output tokens · cost 20 quota ($0.00004, priced)\n';
     const streamed = await runCli(['chat', 'hi', '--model', 'gpt-4o-mini', '--usage'], { env: served.env });
-    expect(streamed).toMatchObject({ code: 0, stdout: 'You said: hi\n', stderr: 'usage: 4 input tokens (cached: not reported), 3 output tokens\n' });
+    expect(streamed).toMatchObject({ code: 0, stdout: 'You said: hi\n', stderr: line });
     expect(bodies('chat/completions')[0]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     const whole = await runCli(['chat', 'hi', '--model', 'gpt-4o-mini', '--usage', '--no-stream'], { env: served.env });
-    expect(whole).toMatchObject({ code: 0, stdout: 'You said: hi\n', stderr: 'usage: 4 input tokens (cached: not reported), 3 output tokens\n' });
+    expect(whole).toMatchObject({ code: 0, stdout: 'You said: hi\n', stderr: line });
   });
 
   it('exits 1 with the error on stderr for an unknown model', async () => {

@@ -18,7 +18,10 @@ Options:
   --system S     A system message sent before the prompt
   --no-stream    Wait for the whole reply, then print it
   --usage        Print the token usage on stderr after the reply: input tokens
-                 (cached ones named), output tokens (reasoning ones named)
+                 (cached ones named), output tokens (reasoning ones named), and
+                 what the call cost as the gateway bills it (quota, USD, and
+                 whether priced, billed or estimated; 'cost unknown' where the
+                 gateway publishes no prices)
 
 Examples:
   unified-gateway chat "Say hello in French" --model gpt-4o-mini
@@ -40,10 +43,10 @@ Examples:
     const messages: ChatCompletionMessageParam[] = [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: prompt }];
 
     if (values['no-stream']) {
-      const completion = await client().chat.completions.create({ model, messages }, { signal });
+      const { data: completion, cost } = await client().chat.completions.create({ model, messages }, { signal }).withResponse();
       const message = completion.choices[0]?.message;
       io.stdout.write(`${message?.content ?? message?.refusal ?? ''}\n`);
-      if (values.usage) io.stderr.write(`${tokenUsageLine(completion.usage)}\n`);
+      if (values.usage) io.stderr.write(`${tokenUsageLine(completion.usage, cost)}\n`);
       return;
     }
     // Usage comes on a last chunk only when asked for.
@@ -60,6 +63,7 @@ Examples:
       endsInNewline = text.endsWith('\n');
     }
     if (!endsInNewline) io.stdout.write('\n');
-    if (values.usage) io.stderr.write(`${tokenUsageLine(usage)}\n`);
+    // The client prices the call once the stream has ended (createClient gives it `cost` with --usage).
+    if (values.usage) io.stderr.write(`${tokenUsageLine(usage, await stream.cost())}\n`);
   },
 };
