@@ -95,7 +95,12 @@ async function settle(call: CostCall, answer: { model: string | undefined; respo
   call.costing.charge = undefined;
   if (!info || !priced || model === undefined) return null;
   // A token-priced answer whose usage was never read (a raw body, a stream cut before its usage) is estimated at its reservation, or not at all.
-  if (answer.usage === undefined && info.models.get(model)?.quotaType === 0 && !charge) return null;
+  if (answer.usage === undefined && info.models.get(model)?.quotaType === 0 && !charge) {
+    // Nothing to estimate from: the call is unpriced until its bill is read, which onCost then tells whole.
+    const billedID = answer.response.headers.get('x-oneapi-request-id');
+    if (billedID && !carriesCredential(call)) reconcileLater(call.config, { id: billedID, model, priced: costIn(info, 0, 'estimated'), tags: call.costing.tags, charge: undefined });
+    return null;
+  }
   const estimated = priced.estimated || !answer.complete;
   // A stream cut before its usage, or a body never read: the worst case it reserved stands as the estimate.
   const quota = !answer.complete && charge ? Math.max(charge.quota, priced.quota) : priced.quota;
