@@ -76,7 +76,7 @@ export async function chargeBudgets(ledger: Ledger, budgets: readonly Budget[], 
     Promise.all(taken.flatMap(({ key, spentKey, ttlMs }) => [reserved !== 0 ? add(store, key, { amount: reserved, ttlMs }) : undefined, spent !== 0 ? add(store, spentKey, { amount: spent, ttlMs }) : undefined])).then(() => undefined);
   for (const budget of budgets) {
     const place = await placeOf(ledger, budget);
-    const refused = await reserveIn(store, place, budget, Math.round(budget.usd * quotaPerUnit), quota, wait);
+    const refused = await reserveIn(store, { ...place, limit: Math.round(budget.usd * quotaPerUnit) }, quota, wait);
     if (refused !== undefined) {
       await addToTaken(-quota, 0);
       return { refused: { budget, spent: refused, resetsAt: place.end === null ? null : new Date(place.end) } };
@@ -116,7 +116,8 @@ async function placeOf(ledger: Ledger, budget: Budget): Promise<{ key: string; s
 }
 
 /** Reserves `quota` in one budget's window, waiting while calls in flight hold the room; undefined when reserved, else the quota spent (the refusal). */
-async function reserveIn(store: Store, place: { key: string; spentKey: string; ttlMs: number }, budget: Budget, limit: number, quota: number, wait: Waiting): Promise<number | undefined> {
+async function reserveIn(store: Store, place: { key: string; spentKey: string; ttlMs: number; limit: number }, quota: number, wait: Waiting): Promise<number | undefined> {
+  const { limit } = place;
   const until = Date.now() + Math.min(WAIT_MS, wait.budgetMs() ?? WAIT_MS);
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
     const result = await add(store, place.key, { amount: quota, limit, ttlMs: place.ttlMs });
