@@ -161,7 +161,7 @@ describe('budgets', () => {
   });
 
   it('a refused or failed call gives its reservation back', async () => {
-    const { client } = setup({ budgets: [{ name: 'b', usd: 0.002, per: 'day' }] }, { faults: [{ type: 'server_error', times: 1 }] });
+    const { client } = setup({ budgets: [{ name: 'b', usd: 0.002, per: 'day' }] }, { faults: [{ type: 'server_error', times: 1, path: 'chat/completions' }] });
     const body = ask('gpt-4o-mini', 'Hi', { max_tokens: 100 });
     await expect(client.chat.completions.create(body)).rejects.toThrow();
     // The failed call's reservation was given back: the budget still holds a call.
@@ -226,18 +226,42 @@ describe('a budget that refused', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
   });
 
-  it('stays closed for its window once what was spent leaves no room: no call is sent after the first refusal', async () => {
+  it('refuses once what was spent leaves no room: no call of that size is sent after the first refusal, a smaller one that fits is', async () => {
     const { mock, client } = setup({ budgets: [{ name: 'closing', usd: 0.0013, per: 'day' }] });
     const body = ask('gpt-4o-mini', 'Hi', { max_tokens: 100 });
     let refused: unknown;
     for (let i = 0; i < 20 && !refused; i++) await client.chat.completions.create(body).catch((e: unknown) => (refused = e));
     expect(refused).toBeInstanceOf(BudgetExceededError);
     const before = sent(mock, '/v1/chat/completions');
-    // A smaller call would fit what is left, but the window is closed.
-    const small = await client.chat.completions.create(ask('gpt-4o-mini', 'Hi', { max_tokens: 1 })).catch((e: unknown) => e);
-    expect(small).toBeInstanceOf(BudgetExceededError);
-    expect((small as BudgetExceededError).spentUsd).toBeLessThan(0.0013);
+    for (let i = 0; i < 3; i++) await expect(client.chat.completions.create(body)).rejects.toBeInstanceOf(BudgetExceededError);
     expect(sent(mock, '/v1/chat/completions')).toBe(before);
+    await expect(client.chat.completions.create(ask('gpt-4o-mini', 'Hi', { max_tokens: 1 }))).resolves.toBeDefined();
+  });
+
+  it('one call too large for the whole budget is refused alone: the budget stays open for calls that fit', async () => {
+    const { client } = setup({ budgets: [{ name: 'team', usd: 1, per: 'month' }] });
+    const small = ask('gpt-4o-mini', 'Hi', { max_tokens: 50 });
+    await client.chat.completions.create(small);
+    await expect(client.chat.completions.create({ ...small, max_tokens: 10_000_000 })).rejects.toBeInstanceOf(BudgetExceededError);
+    await expect(client.chat.completions.create(small)).resolves.toBeDefined();
+  });
+
+  it('a reservation a dead process left behind is gone within two reservation slots (20 minutes)', async () => {
+    const { chargeBudgets } = await import('../../src/core/cost/ledger.js');
+    const { configOf } = await import('../../src/core/resource.js');
+    const { MemoryStore } = await import('../../src/core/store/store.js');
+    const { client } = setup({ budgets: [{ name: 'x', usd: 0.002, per: 'month' }] });
+    const ledger = { store: new MemoryStore(), guarded: false, config: configOf(client) };
+    const budget = { name: 'x', usd: 0.002, per: 'month' as const };
+    const wait = { signal: AbortSignal.timeout(200) };
+    // A process reserves 900 of 1,000 and dies without settling.
+    expect(await chargeBudgets(ledger, [budget], 900, 500_000, wait)).toHaveProperty('charge');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 60_000);
+    // While it lasts, a call that needs the room waits, then is refused.
+    expect(await chargeBudgets(ledger, [budget], 500, 500_000, { signal: AbortSignal.timeout(100) })).toHaveProperty('refused');
+    vi.setSystemTime(Date.now() + 21 * 60_000);
+    expect(await chargeBudgets(ledger, [budget], 500, 500_000, wait)).toHaveProperty('charge');
   });
 
   it('a call aborted while it waits for room ends with its abort, not a refusal', async () => {
@@ -252,6 +276,49 @@ describe('a budget that refused', () => {
 });
 
 describe('what a hostile trial found', () => {
+  it('a call sent and never answered (a timeout) keeps its reservation as spent, estimated: retries cannot slip past a budget', async () => {
+    const events: CostEvent[] = [];
+    const { client } = setup({ budgets: [{ name: 'b', usd: 0.002, per: 'day' }], onCost: (e) => events.push(e), timeout: 100 }, { faults: [{ type: 'delay', ms: 400, times: 10, path: 'chat/completions' }] });
+    const body = ask('gpt-4o-mini', 'Hi', { max_tokens: 100 });
+    await expect(client.chat.completions.create(body)).rejects.toMatchObject({ name: 'APITimeoutError' });
+    expect(events).toHaveLength(1);
+    expect(events[0]?.cost.source).toBe('estimated');
+    expect(events[0]?.cost.quota).toBeGreaterThan(500);
+    await expect(client.chat.completions.create(body)).rejects.toBeInstanceOf(BudgetExceededError);
+  });
+
+  it('a price table that cannot be read (a timeout) fails no call: it goes unpriced', async () => {
+    const { client } = setup({ budgets: [{ name: 'b', usd: 5, per: 'day' }], timeout: 100 }, { faults: [{ type: 'delay', ms: 400, times: 6, path: '/api/pricing' }] });
+    const { cost } = await client.chat.completions.create(ask('gpt-4o-mini', 'Hi', { max_tokens: 100 })).withResponse();
+    expect(cost).toBeNull();
+  });
+
+  it('an answer whose usage says 0 tokens is a usage not reported: estimated at the reservation', async () => {
+    const mock = createMockGateway({ apiKey: KEY, logReadsPerSecond: 0 });
+    const edit = (b: Record<string, unknown>) => (b.usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+    const client = new Gateway({ apiKey: KEY, baseURL: 'http://mock.local/v1', fetch: rewriting(mock, edit), maxRetries: 0, logger: silentLogger(), budgets: [{ name: 'b', usd: 5, per: 'day' }] });
+    const { cost } = await client.chat.completions.create(ask('gpt-4o-mini', 'Hi', { max_tokens: 100 })).withResponse();
+    expect(cost).toMatchObject({ source: 'estimated' });
+    expect(cost?.quota).toBeGreaterThan(500);
+  });
+
+  it('log rows that disagree about one request, or bill a tenth of its price, are not believed', async () => {
+    const events: CostEvent[] = [];
+    const mock = createMockGateway({ apiKey: KEY, logReadsPerSecond: 0 });
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await mock.fetch(input, init);
+      if (!String(input).endsWith('/api/log/token')) return response;
+      const body = (await response.json()) as { data: Array<{ quota: number }> };
+      // Every row doubled, the newer copy billing 0.
+      body.data = body.data.flatMap((row) => [{ ...row, quota: 0 }, row]);
+      return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+    };
+    const client = new Gateway({ apiKey: KEY, baseURL: 'http://mock.local/v1', fetch, maxRetries: 0, logger: silentLogger(), cost: true, onCost: (e) => events.push(e) });
+    await client.chat.completions.create(ask('gpt-4o-mini'));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(events.map((e) => e.cost.source)).toEqual(['priced']);
+  });
+
   /** A fetch over the mock that rewrites each chat answer's body with `edit`. */
   const rewriting = (mock: MockGateway, edit: (body: Record<string, unknown>) => void): typeof globalThis.fetch => async (input, init) => {
     const response = await mock.fetch(input, init);

@@ -41,8 +41,6 @@ export const SPEND_DAYS = 400;
 const DAY_MS = 86_400_000;
 /** The most tag values listed per tag and day (the rest still count in the day's total). */
 const MAX_VALUES = 10_000;
-/** What a refusal adds to a budget's counter: every later add in the window is refused, and the spend is the counter less this. */
-const CLOSED = 1e15;
 /** A 'total' budget's counter lives this long without use. */
 const TOTAL_TTL_MS = 10 * 365 * DAY_MS;
 
@@ -61,22 +59,27 @@ export function windowOf(per: BudgetWindow, at: number): { start: number; end: n
 }
 
 /**
- * Reserves `quota` in each budget, atomically per budget, in its window's counter of what is
- * spent and reserved. When that counter has no room but what is spent (settled) leaves room,
- * the room is held by calls in flight: the call waits (bounded by WAIT_MS, its signal and its
- * totalTimeout) for them to settle below their reservations. When what is spent leaves no
- * room for this call, the budget refuses it and closes its window for the fleet (CLOSED), so
- * no call is sent after the first refusal; what the others reserved is given back. The charge
- * settles every budget to the call's real cost.
+ * Reserves `quota` in each budget that holds a call. A budget's window keeps what was spent
+ * (settled) in one counter and what calls in flight reserved in counters per RESERVE_SLOT_MS
+ * of time, each kept two slots long: a reservation is added atomically to the current slot's
+ * counter, limited to what the spent and the previous slot's reservations leave. A process
+ * that dies mid-call leaves its reservation only until its slot's counter expires.
+ *
+ * When what is spent leaves no room for the call, the budget refuses it: as spending only
+ * grows, every later call of its size is refused too (none is sent after the first refusal).
+ * When the room is only held by calls in flight, the call waits for them to settle below
+ * their reservations (at most WAIT_MS, never past its signal: its abort or totalTimeout).
+ * A refusal gives back what the other budgets reserved; the charge settles every budget to
+ * the call's real cost.
  */
 export async function chargeBudgets(ledger: Ledger, budgets: readonly Budget[], quota: number, quotaPerUnit: number, wait: Waiting): Promise<{ charge: Charge } | { refused: { budget: Budget; spent: number; resetsAt: Date | null } }> {
   const store = storeOf(ledger);
-  const taken: Array<{ key: string; spentKey: string; ttlMs: number }> = [];
+  const taken: Array<{ slotKey: string; spentKey: string; ttlMs: number; slotTtlMs: number }> = [];
   const addToTaken = (reserved: number, spent: number) =>
-    Promise.all(taken.flatMap(({ key, spentKey, ttlMs }) => [reserved !== 0 ? add(store, key, { amount: reserved, ttlMs }) : undefined, spent !== 0 ? add(store, spentKey, { amount: spent, ttlMs }) : undefined])).then(() => undefined);
+    Promise.all(taken.flatMap((place) => [reserved !== 0 ? add(store, place.slotKey, { amount: reserved, ttlMs: place.slotTtlMs }) : undefined, spent !== 0 ? add(store, place.spentKey, { amount: spent, ttlMs: place.ttlMs }) : undefined])).then(() => undefined);
   for (const budget of budgets) {
-    const place = await placeOf(ledger, budget);
-    const refused = await reserveIn(store, { ...place, limit: Math.round(budget.usd * quotaPerUnit) }, quota, wait);
+    const place = await placeOf(ledger, budget, Math.round(budget.usd * quotaPerUnit));
+    const refused = await reserveIn(store, place, quota, wait);
     if (refused !== undefined) {
       await addToTaken(-quota, 0);
       return { refused: { budget, spent: refused, resetsAt: place.end === null ? null : new Date(place.end) } };
@@ -88,47 +91,56 @@ export async function chargeBudgets(ledger: Ledger, budgets: readonly Budget[], 
   return {
     charge: {
       quota,
+      // The reservation leaves its slot once; what was spent follows the price, then the bill.
       async settle(cost) {
-        const [moreReserved, moreSpent] = [cost - reserved, cost - spent];
-        reserved = cost;
+        const [unreserve, moreSpent] = [-reserved, cost - spent];
+        reserved = 0;
         spent = cost;
-        await addToTaken(moreReserved, moreSpent);
+        await addToTaken(unreserve, moreSpent);
       },
     },
   };
 }
 
-/** What a call waiting for room in a budget stops on: its signal, and what is left of its totalTimeout. */
+/** What a call waiting for room in a budget stops on: its signal (its abort, its totalTimeout). */
 export interface Waiting {
   signal: AbortSignal | undefined;
-  budgetMs(): number | undefined;
 }
 
 /** The most a call waits for room that calls in flight hold in a budget. */
 const WAIT_MS = 30_000;
+/** The time slot of a reservation's counter, kept two slots: a dead process's reservation is gone within 20 minutes. */
+const RESERVE_SLOT_MS = 600_000;
 
-/** A budget's window in the store: its counter of spent and reserved quota, of spent quota alone, their ttl, and when it ends. */
-async function placeOf(ledger: Ledger, budget: Budget): Promise<{ key: string; spentKey: string; ttlMs: number; end: number | null }> {
+/** A budget's window in the store: its counter of spent quota, the reservation counters of this slot and the previous one, and the limit. */
+interface Place {
+  spentKey: string;
+  slotKey: string;
+  previousSlotKey: string;
+  ttlMs: number;
+  slotTtlMs: number;
+  limit: number;
+  end: number | null;
+}
+
+async function placeOf(ledger: Ledger, budget: Budget, limit: number): Promise<Place> {
   const now = Date.now();
   const { start, end } = windowOf(budget.per, now);
   const name = `${await short(budget.name)}:${start}`;
-  return { key: await ledgerKey(ledger.config, `b:${name}`), spentKey: await ledgerKey(ledger.config, `bs:${name}`), ttlMs: end === null ? TOTAL_TTL_MS : end - now + 3_600_000, end };
+  const slot = Math.floor(now / RESERVE_SLOT_MS);
+  const [spentKey, slotKey, previousSlotKey] = await Promise.all([ledgerKey(ledger.config, `bs:${name}`), ledgerKey(ledger.config, `br:${name}:${slot}`), ledgerKey(ledger.config, `br:${name}:${slot - 1}`)]);
+  return { spentKey, slotKey, previousSlotKey, ttlMs: end === null ? TOTAL_TTL_MS : end - now + 3_600_000, slotTtlMs: 2 * RESERVE_SLOT_MS, limit, end };
 }
 
 /** Reserves `quota` in one budget's window, waiting while calls in flight hold the room; undefined when reserved, else the quota spent (the refusal). */
-async function reserveIn(store: Store, place: { key: string; spentKey: string; ttlMs: number; limit: number }, quota: number, wait: Waiting): Promise<number | undefined> {
-  const { limit } = place;
-  const until = Date.now() + Math.min(WAIT_MS, wait.budgetMs() ?? WAIT_MS);
+async function reserveIn(store: Store, place: Place, quota: number, wait: Waiting): Promise<number | undefined> {
+  const until = Date.now() + WAIT_MS;
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
-    const result = await add(store, place.key, { amount: quota, limit, ttlMs: place.ttlMs });
+    const [spentText, previousText] = await store.get([place.spentKey, place.previousSlotKey]);
+    const spent = counterIn(spentText);
+    if (spent + quota > place.limit) return spent;
+    const result = await add(store, place.slotKey, { amount: quota, limit: place.limit - spent - counterIn(previousText), ttlMs: place.slotTtlMs });
     if (result.added) return undefined;
-    const spent = counterIn((await store.get([place.spentKey]))[0]);
-    if (result.total >= CLOSED) return spent;
-    if (spent + quota > limit) {
-      // No call settling can make room for this one: the window closes for the fleet, in the same counter.
-      await add(store, place.key, { amount: CLOSED, ttlMs: place.ttlMs });
-      return spent;
-    }
     if (Date.now() + pause > until || wait.signal?.aborted) return spent;
     await sleep(pause, wait.signal).catch(() => undefined);
   }

@@ -332,6 +332,8 @@ export function billableUsage(data: unknown): Billable | undefined {
       left -= billable[part];
     }
   }
+  // new-api counts the tokens itself when a vendor reports none: an answer that used nothing is a usage not reported.
+  if (billable.promptTokens === 0 && billable.completionTokens === 0) incomplete = true;
   if (incomplete) billable.incomplete = true;
   return billable;
 }

@@ -99,8 +99,8 @@ async function resolveFrom(config: CoreConfig, slot: Slot, billed: Map<string, n
     const item = slot.pending.get(id);
     if (!item || !info) continue;
     slot.pending.delete(id);
-    // A bill beyond any price of this call (a hundredfold, and $2 above it at the default unit) is not believed: the call keeps its price.
-    if (quota > item.priced.quota * 100 + 1_000_000) {
+    // A bill beyond any price of this call (a hundredfold, and $2 above it at the default unit), or below a tenth of it, is not believed: the call keeps its price.
+    if (quota > item.priced.quota * 100 + 1_000_000 || quota * 10 < item.priced.quota) {
       config.fleet.settings.log('warn', `[unified-gateway] the gateway's log says request ${id} cost ${quota} quota, priced at ${item.priced.quota}: not believed, the price stands`);
       continue;
     }
@@ -110,7 +110,8 @@ async function resolveFrom(config: CoreConfig, slot: Slot, billed: Map<string, n
       await item.charge?.settle(quota);
       await recordSpend(ledgerOf(config), item.tags, delta);
     }
-    tell(config, { model: item.model, cost, delta: { quota: delta, usd: cost.usd === null ? null : delta / info.quotaPerUnit }, requestID: id, tags: item.tags });
+    // onCost hears again only of a difference: the sum of deltas is the bill either way.
+    if (delta !== 0) tell(config, { model: item.model, cost, delta: { quota: delta, usd: cost.usd === null ? null : delta / info.quotaPerUnit }, requestID: id, tags: item.tags });
   }
 }
 
@@ -131,6 +132,8 @@ async function readLog(config: CoreConfig): Promise<Map<string, number>> {
   const text = await costOf(config).get(`${origin}/api/log/token`);
   const body = readJSON(text, 16 * 2 ** 20);
   const billed = new Map<string, number>();
+  /** Request ids met with two different quotas: neither row is believed. */
+  const conflicting = new Set<string>();
   if (!isRecord(body) || body.success === false) return billed;
   const data = isRecord(body.data) && Array.isArray(body.data.items) ? body.data.items : Array.isArray(body.data) ? body.data : [];
   for (const log of data.slice(0, 1_000)) {
@@ -138,9 +141,13 @@ async function readLog(config: CoreConfig): Promise<Map<string, number>> {
     // Type 2 is a consumption in new-api's log (model/log.go LogTypeConsume); other types (top-ups, refunds) are not a call's bill.
     if (log.type !== undefined && log.type !== 2) continue;
     const quota = quotaIn(log.quota);
-    // The log is newest first: a request id met again is an older row (a duplicate, or a forged one), not the call's bill.
-    if (quota !== undefined && !billed.has(log.request_id)) billed.set(log.request_id, quota);
+    if (quota === undefined) continue;
+    // One bill per request: a request id met again with another quota (a forged or broken row) is believed in neither.
+    const seen = billed.get(log.request_id);
+    if (seen !== undefined && seen !== quota) conflicting.add(log.request_id);
+    billed.set(log.request_id, quota);
   }
+  for (const id of conflicting) billed.delete(id);
   return billed;
 }
 

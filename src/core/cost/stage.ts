@@ -22,6 +22,10 @@ export interface CallCost {
   readonly tags: CostTags;
   /** What the model's request reserved in its budgets, settled once answered (or released). */
   charge: Charge | undefined;
+  /** The model the reservation is for. */
+  model?: string | undefined;
+  /** An attempt of the current model's request was sent and never answered (the gateway may have billed it). */
+  unanswered?: boolean | undefined;
   /** The call's cost once known: for a stream, at its end. */
   result: Promise<Cost | null> | undefined;
 }
@@ -34,7 +38,6 @@ export interface CostCall {
   readonly request: { readonly method: string; readonly model?: string | undefined };
   readonly costing: CallCost;
   readonly signal: AbortSignal | undefined;
-  budgetMs(): number | undefined;
   /** The error for a call stopped by its signal (the caller's abort, its totalTimeout). */
   stopped(what: string): Error;
 }
@@ -59,7 +62,8 @@ export const budgetsFor = (budgets: readonly Budget[], tags: CostTags): Budget[]
  */
 export async function reserve(call: CostCall, request: SentRequest): Promise<void> {
   const state = costOf(call.config);
-  await release(call);
+  // The previous model's reservation (a fallback): given back, or kept where an attempt of it went unanswered.
+  await failed(call);
   const budgets = budgetsFor(state.settings.budgets, call.costing.tags);
   if (budgets.length === 0 || request.model === undefined) return;
   const info = await pricing(call);
@@ -73,13 +77,32 @@ export async function reserve(call: CostCall, request: SentRequest): Promise<voi
     throw new BudgetExceededError({ budget: budget.name, spentUsd: spent / info.quotaPerUnit, limitUsd: budget.usd, resetsAt, wouldAddUsd: priced.quota / info.quotaPerUnit });
   }
   call.costing.charge = refusal.charge;
+  call.costing.model = request.model;
+  call.costing.unanswered = false;
 }
 
-/** A request that was not answered: what it reserved is given back (a refused or failed call is not billed). */
+/** A model's request that the gateway refused (it answered with an error, which new-api does not bill): what it reserved is given back. */
 export async function release(call: CostCall): Promise<void> {
   const { charge } = call.costing;
   call.costing.charge = undefined;
   if (charge) await charge.settle(0);
+}
+
+/**
+ * A call that failed for good. Where an attempt was sent and never answered (a timeout, a
+ * connection cut, an abort in flight), the gateway may have served and billed it: its
+ * reservation is kept as spent, estimated, and onCost told; otherwise it is given back.
+ */
+export async function failed(call: CostCall): Promise<void> {
+  const { charge } = call.costing;
+  if (!charge || !call.costing.unanswered) return release(call);
+  call.costing.charge = undefined;
+  await charge.settle(charge.quota);
+  const info = await pricing(call).catch(() => null);
+  if (!info) return;
+  const cost = costIn(info, charge.quota, 'estimated');
+  await recordSpend(ledgerOf(call.config), call.costing.tags, charge.quota);
+  tell(call.config, { model: call.costing.model ?? '', cost, delta: { quota: cost.quota, usd: cost.usd }, requestID: null, tags: call.costing.tags });
 }
 
 /**
@@ -181,9 +204,19 @@ export interface StreamMeter {
 /** The request id a cost event names: the gateway's own first (the one its log keeps). */
 const requestIDOf = (response: Response): string | null => response.headers.get('x-oneapi-request-id') ?? response.headers.get('x-request-id');
 
-/** The gateway's price table, read through the client's path; null when the gateway has none (warned once by the reader). */
+/**
+ * The gateway's price table, read through the client's path; null when the gateway has none
+ * (warned once by the reader) or its read failed (a timeout, a 5xx: this call goes unpriced
+ * and unbudgeted, and the next call reads again). The call's own stop is its own.
+ */
 async function pricing(call: CostCall): Promise<GatewayPricing | null> {
-  return readGatewayInfo(call.config, costOf(call.config).get, { signal: call.signal });
+  try {
+    return await readGatewayInfo(call.config, costOf(call.config).get, { signal: call.signal });
+  } catch (error) {
+    if (call.signal?.aborted) throw error;
+    call.config.fleet.settings.log('warn', `[unified-gateway] the gateway's price table could not be read (${error instanceof Error ? error.message : String(error)}): this call goes unpriced`);
+    return null;
+  }
 }
 
 /**
@@ -226,7 +259,9 @@ function worstUsage(call: CostCall, request: SentRequest): Billable {
   const zero: Billable = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheCreationTokens: 0, imageTokens: 0, audioInputTokens: 0, audioOutputTokens: 0, claudeStyle: false };
   const prompt = promptEstimate(body);
   if (!['chat/completions', 'completions', 'responses'].includes(call.path)) return { ...zero, promptTokens: prompt };
-  const limit = [body.max_tokens, body.max_completion_tokens, body.max_output_tokens].find((v) => typeof v === 'number' && Number.isInteger(v) && v > 0) as number | undefined;
+  const limits = [body.max_tokens, body.max_completion_tokens, body.max_output_tokens].filter((v): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0);
+  // The largest, where a body names several: a model may read any of them.
+  const limit = limits.length > 0 ? Math.max(...limits) : undefined;
   const output = limit ?? maxOutputTokensOf(call.config.modelRules, request.model ?? '');
   if (output === undefined) {
     throw new ValidationError('max_tokens', `is needed for a call one of the client's budgets holds: without it (or modelRules['${request.model}'].maxOutputTokens) its cost has no bound`);

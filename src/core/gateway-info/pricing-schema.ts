@@ -75,7 +75,7 @@ type WireEntry = z.infer<typeof entrySchema>;
 
 const statusSchema = z.object({
   // new-api keeps quotas as whole numbers: a unit of less than one quota per USD prices nothing.
-  quota_per_unit: z.number().check(z.gte(1), z.lte(1e12)),
+  quota_per_unit: z.number().check(z.gte(1), z.lte(1e9)),
   quota_display_type: z.optional(z.nullable(z.string().check(z.maxLength(32)))),
   display_in_currency: z.optional(z.nullable(z.boolean())),
 });

@@ -2,7 +2,7 @@ import { uuid } from '../../internal/uuid.js';
 import { attempt, joinURL } from './attempt.js';
 import { CallState, type PreparedRequest } from './call-state.js';
 import { checkRequestOptions } from '../check.js';
-import { APITimeoutError, GatewayError, UnsupportedParameterError, ValidationError } from '../errors.js';
+import { APITimeoutError, APIUserAbortError, GatewayError, UnsupportedParameterError, ValidationError } from '../errors.js';
 import { adaptTo, learnFrom } from './adapt-step.js';
 import type { AttemptInfo } from '../hooks.js';
 import { checkModels } from '../options.js';
@@ -207,8 +207,8 @@ async function sendRequest(call: CallState): Promise<Reply> {
   try {
     return await send(call, costs);
   } catch (error) {
-    // Not answered: what it reserved of its budgets is given back.
-    await costs.release(call as CallState & { costing: NonNullable<CallState['costing']> });
+    // Not answered: what it reserved of its budgets is given back, unless an attempt went unanswered (cost/stage.ts `failed`).
+    await costs.failed(costed(call));
     throw error;
   }
 }
@@ -242,6 +242,8 @@ async function send(call: CallState, costs: CostStages | undefined): Promise<Rep
       return { ...reply, model };
     } catch (error) {
       telemetry?.end(undefined, error);
+      // Sent and never answered (a timeout, an abort in flight): the gateway may serve and bill it. A refused connection was never sent.
+      if (costs && (error instanceof APITimeoutError || error instanceof APIUserAbortError)) costed(call).costing.unanswered = true;
       // Stopped by the caller or the total timeout: nothing to decide, and no base to blame.
       if (call.signal?.aborted) throw call.stopped(`${info.method} ${info.url}`);
       // A refusal that names a parameter or an endpoint the model does not take: learnt, and the request adapted and sent again (once).

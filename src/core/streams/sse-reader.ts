@@ -80,7 +80,7 @@ export class SSEReader implements FrameSource<never> {
   constructor(body: ReadableStreamDefaultReader<Uint8Array>, options: SSEOptions) {
     this.#body = body;
     this.#options = options;
-    this.#timer = setTimeout(this.#checkIdle, options.idleTimeoutMs);
+    this.#timer = unref(setTimeout(this.#checkIdle, options.idleTimeoutMs));
     options.signal.addEventListener('abort', this.#onAbort, { once: true });
     if (options.signal.aborted) this.#onAbort();
   }
@@ -188,7 +188,7 @@ export class SSEReader implements FrameSource<never> {
   readonly #checkIdle = () => {
     const idle = this.#waitingSince === undefined ? 0 : Date.now() - this.#waitingSince;
     if (idle < this.#options.idleTimeoutMs) {
-      this.#timer = setTimeout(this.#checkIdle, this.#options.idleTimeoutMs - idle);
+      this.#timer = unref(setTimeout(this.#checkIdle, this.#options.idleTimeoutMs - idle));
       return;
     }
     this.#stopped = 'idle';
@@ -331,6 +331,15 @@ export class SSEReader implements FrameSource<never> {
     if (this.#meter) void this.#meter.end(normally).then((cost) => observer?.streamEnd({ ...ended, cost }));
     else observer?.streamEnd(ended);
   }
+}
+
+/**
+ * The idle timer does not keep a process alive (Node's `unref`; elsewhere timers never do): a
+ * read in progress holds the connection, and a stream nobody reads must not stop a script from exiting.
+ */
+function unref(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
 
 function stopError(reason: 'idle' | 'abort', options: SSEOptions): GatewayError {
