@@ -30,7 +30,19 @@ const message = (type) => new Promise((resolve) => {
 });
 const events = [];
 const onCost = (e) => events.push({ t: Date.now(), id: e.requestID, source: e.cost.source, quota: e.cost.quota, delta: e.delta.quota, tenant: e.tags.tenant ?? null });
-const base = { apiKey: config.key, baseURL: config.url, maxRetries: 0, logLevel: 'off', defaultHeaders: { 'x-bench-instance': String(config.id) } };
+// Reconciling tells onCost again only when the bill differs from the price; every reconciled call says so in a debug line, counted here as its billed event.
+const reconciled = /^\[unified-gateway\] reconciled (\S+) \(.*\): billed (\d+) quota/;
+const quiet = () => undefined;
+const logger = {
+  error: quiet,
+  warn: quiet,
+  info: quiet,
+  debug(line) {
+    const m = reconciled.exec(line);
+    if (m && !events.some((e) => e.id === m[1] && e.source === 'billed')) events.push({ t: Date.now(), id: m[1], source: 'billed', quota: Number(m[2]), delta: 0, tenant: null });
+  },
+};
+const base = { apiKey: config.key, baseURL: config.url, maxRetries: 0, logLevel: 'debug', logger, defaultHeaders: { 'x-bench-instance': String(config.id) } };
 
 // Warm: the package loaded and a connection open (billed before the run reads the usage it starts from).
 await new Gateway(base).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'warm' }], max_tokens: 8 });

@@ -90,7 +90,7 @@ export function resolveEvents(listeners: { hooks: GatewayHooks | undefined; onAd
 }
 
 /** Writes one line at a level, when the client logs that level. */
-export type LineLogger = (level: 'warn' | 'info', line: string) => void;
+export type LineLogger = (level: 'warn' | 'info' | 'debug', line: string) => void;
 
 /** The client's per-model fallback lists, checked. */
 export function resolveFallbackModels(map: Readonly<Record<string, readonly string[]>> | undefined): Readonly<Record<string, readonly string[]>> {

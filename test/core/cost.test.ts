@@ -94,6 +94,15 @@ describe('cost: true prices each call as the gateway bills it', () => {
     expect(logger.warn).toHaveBeenCalledTimes(1);
   });
 
+  it('a bill equal to the price is reconciled quietly: a debug line, no second onCost', async () => {
+    const events: CostEvent[] = [];
+    const { client, logger } = setup({ onCost: (e) => events.push(e), logLevel: 'debug' });
+    const { response } = await client.chat.completions.create(ask('gpt-4o-mini')).withResponse();
+    const id = response.headers.get('x-oneapi-request-id');
+    await vi.waitFor(() => expect(logger.debug.mock.calls.some(([line]) => line.includes(`reconciled ${id}`))).toBe(true), { timeout: 8_000, interval: 100 });
+    expect(events).toHaveLength(1);
+  }, 15_000);
+
   it('onCost fires once priced and again with the difference when the log billed another figure; deltas sum to the bill', async () => {
     const events: CostEvent[] = [];
     const mock = createMockGateway({ apiKey: KEY, logReadsPerSecond: 0 });

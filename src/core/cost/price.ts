@@ -321,19 +321,26 @@ export function billableUsage(data: unknown): Billable | undefined {
     audioOutputTokens: read(outputDetails.audio_tokens) ?? 0,
     claudeStyle,
   };
-  // OpenAI-style usage counts the cache inside the prompt: parts that add up to more than the prompt are not believed (each is cut to what is left).
-  if (!claudeStyle) {
-    let left = billable.promptTokens;
-    for (const part of ['cachedTokens', 'cacheCreationTokens', 'imageTokens'] as const) {
-      if (billable[part] > left) {
-        billable[part] = left;
-        incomplete = true;
-      }
-      left -= billable[part];
-    }
-  }
+  if (!claudeStyle && cutToPrompt(billable)) incomplete = true;
   // new-api counts the tokens itself when a vendor reports none: an answer that used nothing is a usage not reported.
   if (billable.promptTokens === 0 && billable.completionTokens === 0) incomplete = true;
   if (incomplete) billable.incomplete = true;
   return billable;
+}
+
+/**
+ * OpenAI-style usage counts the cache inside the prompt: parts that add up to more than the
+ * prompt are not believed, each cut to what is left. Whether any was cut.
+ */
+function cutToPrompt(billable: Billable): boolean {
+  let left = billable.promptTokens;
+  let cut = false;
+  for (const part of ['cachedTokens', 'cacheCreationTokens', 'imageTokens'] as const) {
+    if (billable[part] > left) {
+      billable[part] = left;
+      cut = true;
+    }
+    left -= billable[part];
+  }
+  return cut;
 }

@@ -106,6 +106,7 @@ async function resolveFrom(config: CoreConfig, slot: Slot, billed: Map<string, n
     }
     const delta = quota - item.priced.quota;
     const cost = costIn(info, quota, 'billed');
+    config.fleet.settings.log('debug', `[unified-gateway] reconciled ${id} (${item.model}): billed ${quota} quota, priced ${item.priced.quota}`);
     if (delta !== 0) {
       await item.charge?.settle(quota);
       await recordSpend(ledgerOf(config), item.tags, delta);

@@ -30,7 +30,7 @@ export interface FleetSettings {
   /** Told when the fleet's state changes what a call does. */
   onFleet: ((info: FleetInfo) => void) | undefined;
   /** The client's line logger: a store's outages. */
-  log: (level: 'warn' | 'info', line: string) => void;
+  log: (level: 'warn' | 'info' | 'debug', line: string) => void;
 }
 
 /** A record this process wrote, until its ttl. */

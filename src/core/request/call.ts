@@ -221,8 +221,7 @@ async function send(call: CallState, costs: CostStages | undefined): Promise<Rep
   // A download is its own address, outside the fleet's bases, quota and budget.
   const concerns = (model: string | undefined) => url === undefined && !fleet.clear(model);
   if (concerns(call.request.model)) await admit(call, call.request.model);
-  let request = await prepareFor(call, call.request.model);
-  if (costs) await costs.reserve(costed(call), { model: request.model, json: sentJSON(call, request) });
+  let request = await nextRequest(call, call.request.model, costs);
   let progress = { baseURL: request.pinned ?? (concerns(request.model) ? await firstBase(call, request.model) : pool.main), retries: 0, redirects: 0, attempts: 0 };
   for (;;) {
     const { model, pinned } = request;
@@ -256,11 +255,17 @@ async function send(call: CallState, costs: CostStages | undefined): Promise<Rep
       const fallback = await recover(call, request, { error: learnt ?? error, info, progress });
       if (!fallback) continue;
       call.config.events.onModelFallback?.({ from: String(model), to: fallback.fallbackTo, error: fallback.error });
-      request = await prepareFor(call, fallback.fallbackTo);
-      if (costs) await costs.reserve(costed(call), { model: request.model, json: sentJSON(call, request) });
+      request = await nextRequest(call, fallback.fallbackTo, costs);
       progress = { baseURL: request.pinned ?? (concerns(request.model) ? await firstBase(call, request.model) : pool.main), retries: 0, redirects: 0, attempts: 0 };
     }
   }
+}
+
+/** A model's request, ready to send; with the cost stage, its worst case reserved first in the budgets that hold the call. */
+async function nextRequest(call: CallState, model: string | undefined, costs: CostStages | undefined): Promise<PreparedRequest> {
+  const request = await prepareFor(call, model);
+  if (costs) await costs.reserve(costed(call), { model: request.model, json: sentJSON(call, request) });
+  return request;
 }
 
 /** A call the cost stage works on: one whose client has `cost` or `budgets`. */
