@@ -104,13 +104,14 @@ export class APIUserAbortError extends GatewayError {
 /**
  * A call that could break one of the client's `budgets` was refused before anything was sent:
  * its worst case (the prompt and `max_tokens` at the model's price) added to what the budget
- * has spent in its window would pass the limit. See docs/cost.md.
+ * has spent in its window would pass the limit (a call that only waited for room held by
+ * calls in flight, 30 s, is refused the same way). See docs/cost.md.
  */
 export class BudgetExceededError extends GatewayError {
   static override readonly kind = 'BudgetExceededError';
   /** The budget's `name`. */
   readonly budget: string;
-  /** What the budget's window has spent and reserved so far, in US dollars. */
+  /** What the calls the budget holds have spent in its window so far (priced, then billed), in US dollars. */
   readonly spentUsd: number;
   /** The budget's limit, in US dollars. */
   readonly limitUsd: number;
@@ -119,7 +120,7 @@ export class BudgetExceededError extends GatewayError {
   /** @internal */
   constructor(init: { budget: string; spentUsd: number; limitUsd: number; resetsAt: Date | null; wouldAddUsd: number }) {
     const until = init.resetsAt ? `; it resets at ${init.resetsAt.toISOString()}` : '';
-    super(`Budget '${init.budget}' would be exceeded: $${round(init.spentUsd)} of $${round(init.limitUsd)} spent or reserved, and this call may cost up to $${round(init.wouldAddUsd)}${until}. Nothing was sent.`);
+    super(`Budget '${init.budget}' would be exceeded: $${round(init.spentUsd)} of $${round(init.limitUsd)} spent, and this call may cost up to $${round(init.wouldAddUsd)}${until}. Nothing was sent.`);
     this.budget = init.budget;
     this.spentUsd = init.spentUsd;
     this.limitUsd = init.limitUsd;
