@@ -1,6 +1,7 @@
 import { guardStore } from '../store/fail-open-store.js';
 import { hashKey } from '../store/hash-key.js';
 import { MemoryStore, type Store } from '../store/store.js';
+import { counterValue } from '../store/store-rules.js';
 import type { CoreConfig } from '../types.js';
 import { readJSON } from '../../internal/read-json.js';
 import { sleep } from '../../internal/sleep.js';
@@ -137,9 +138,9 @@ async function reserveIn(store: Store, place: Place, quota: number, wait: Waitin
   const until = Date.now() + WAIT_MS;
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
     const [spentText, previousText] = await store.get([place.spentKey, place.previousSlotKey]);
-    const spent = counterIn(spentText);
+    const spent = counterValue(spentText);
     if (spent + quota > place.limit) return spent;
-    const result = await add(store, place.slotKey, { amount: quota, limit: place.limit - spent - counterIn(previousText), ttlMs: place.slotTtlMs });
+    const result = await add(store, place.slotKey, { amount: quota, limit: place.limit - spent - counterValue(previousText), ttlMs: place.slotTtlMs });
     if (result.added) return undefined;
     if (Date.now() + pause > until || wait.signal?.aborted) return spent;
     await sleep(pause, wait.signal).catch(() => undefined);
@@ -175,16 +176,11 @@ export async function readSpend(ledger: Ledger, tag: string, since: number): Pro
     const values = valuesIn(lists[i]);
     if (values.length === 0) continue;
     const counts = await store.get(await Promise.all(values.map(async (value) => ledgerKey(ledger.config, `s:${tagHash}:${day}:${await short(value)}`))));
-    values.forEach((value, j) => groups.set(value, (groups.get(value) ?? 0) + counterIn(counts[j])));
+    values.forEach((value, j) => groups.set(value, (groups.get(value) ?? 0) + counterValue(counts[j])));
   }
-  return { since: first, total: totals.reduce((sum: number, t) => sum + counterIn(t), 0), groups };
+  return { since: first, total: totals.reduce((sum: number, t) => sum + counterValue(t), 0), groups };
 }
 
-/** A counter read back from the store: a finite number ≥ 0, else 0 (untrusted). */
-const counterIn = (value: string | null | undefined): number => {
-  const n = Number(value);
-  return value != null && Number.isFinite(n) && n >= 0 ? n : 0;
-};
 
 /** A list of tag values read back from the store: strings only, else empty (untrusted). */
 function valuesIn(text: string | null | undefined): string[] {

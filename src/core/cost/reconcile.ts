@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import type { CoreConfig } from '../types.js';
 import { isRecord } from '../../internal/is-record.js';
 import { readJSON } from '../../internal/read-json.js';
+import { unref } from '../../internal/unref.js';
 import type { Cost, CostTags } from './cost.js';
 import { ledgerKey, ledgerOf, recordSpend, type Charge } from './ledger.js';
 import { costIn, costOf, tell } from './events.js';
@@ -58,12 +59,11 @@ export function reconcileLater(config: CoreConfig, item: Pending): void {
 
 function schedule(config: CoreConfig, slot: Slot, ms: number): void {
   if (slot.timer !== undefined || slot.pending.size === 0 || slot.off) return;
-  slot.timer = setTimeout(() => {
+  // Unref'd: a process that has nothing else to do may exit; what is not reconciled keeps its price.
+  slot.timer = unref(setTimeout(() => {
     slot.timer = undefined;
     void tick(config, slot).finally(() => schedule(config, slot, LOOK_EVERY_MS));
-  }, ms);
-  // A process that has nothing else to do may exit: what is not reconciled keeps its price.
-  (slot.timer as { unref?: () => void }).unref?.();
+  }, ms));
 }
 
 /** One look: what another process found, then (when due and this process holds the lock) the log itself. */

@@ -3,7 +3,8 @@ import { maxOutputTokensOf } from '../adapt/model-rules.js';
 import { BudgetExceededError, ValidationError } from '../errors.js';
 import type { CoreConfig } from '../types.js';
 import { isRecord } from '../../internal/is-record.js';
-import { CREDENTIAL_HEADERS } from '../../internal/credential-headers.js';
+import { hasCredential } from '../../internal/credential-headers.js';
+import { unref } from '../../internal/unref.js';
 import type { Budget, Cost, CostState, CostTags } from './cost.js';
 import { chargeBudgets, ledgerOf, recordSpend, type Charge } from './ledger.js';
 import { costIn, costOf, tell } from './events.js';
@@ -181,14 +182,8 @@ export function answered(call: CostCall, answer: { model: string | undefined; re
   });
 }
 
-/** A timer that does not keep a process alive (Node's `unref`; elsewhere timers never do). */
-const unref = (timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> => {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
-};
-
 /** Whether the call carries a credential of its own (a per-call key), not the client's. */
-const carriesCredential = (call: CostCall): boolean => Object.keys(call.options.headers ?? {}).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()));
+const carriesCredential = (call: CostCall): boolean => hasCredential(call.options.headers);
 
 /** A stream's reader, which tells a meter of each frame it hands out and of its end (streams/sse-reader.ts). */
 export interface Metered {

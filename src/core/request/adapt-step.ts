@@ -1,7 +1,7 @@
 import { adaptParams, refusedByGateway, unsupportedParameter } from '../adapt/adapt.js';
 import { lessonOf, withLesson } from '../adapt/lessons.js';
 import { resolveModel } from '../adapt/model-rules.js';
-import { CREDENTIAL_HEADERS } from '../../internal/credential-headers.js';
+import { hasCredential } from '../../internal/credential-headers.js';
 import { APIError, UnsupportedParameterError, ValidationError } from '../errors.js';
 import { joinURL } from './attempt.js';
 import type { CallState, PreparedRequest } from './call-state.js';
@@ -68,7 +68,7 @@ export async function learnFrom(call: CallState, request: PreparedRequest, error
   if (!call.request.adapt || model === undefined || json === undefined || !(error instanceof APIError) || error instanceof UnsupportedParameterError || !REFUSALS.has(error.status)) return undefined;
   // A call with its own credential (a per-call key) may reach other channels than the client's
   // key: what its refusal says is not the fleet's to learn.
-  if (call.options.headers && Object.keys(call.options.headers).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()))) return undefined;
+  if (hasCredential(call.options.headers)) return undefined;
   const lesson = lessonOf(error, json);
   if (!lesson) return undefined;
   const { fleet } = call.config;

@@ -6,6 +6,7 @@ import type { CallObserver, StreamEnd } from '../telemetry.js';
 import type { StreamMeter } from '../cost/stage.js';
 import type { FrameSource, StreamSink } from './stream.js';
 import { withholdAskedUsage } from '../usage/stream-usage.js';
+import { unref } from '../../internal/unref.js';
 
 // A stream's answer, from its bytes to the frames its Stream hands out. Bytes are decoded
 // with a streaming TextDecoder (multi-byte characters split across chunks survive) and
@@ -80,6 +81,7 @@ export class SSEReader implements FrameSource<never> {
   constructor(body: ReadableStreamDefaultReader<Uint8Array>, options: SSEOptions) {
     this.#body = body;
     this.#options = options;
+    // Unref'd: a read in progress holds the connection, and a stream nobody reads must not keep a process alive.
     this.#timer = unref(setTimeout(this.#checkIdle, options.idleTimeoutMs));
     options.signal.addEventListener('abort', this.#onAbort, { once: true });
     if (options.signal.aborted) this.#onAbort();
@@ -331,15 +333,6 @@ export class SSEReader implements FrameSource<never> {
     if (this.#meter) void this.#meter.end(normally).then((cost) => observer?.streamEnd({ ...ended, cost }));
     else observer?.streamEnd(ended);
   }
-}
-
-/**
- * The idle timer does not keep a process alive (Node's `unref`; elsewhere timers never do): a
- * read in progress holds the connection, and a stream nobody reads must not stop a script from exiting.
- */
-function unref(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
 }
 
 function stopError(reason: 'idle' | 'abort', options: SSEOptions): GatewayError {
