@@ -112,6 +112,18 @@ export interface FormRequest {
   files: readonly string[];
 }
 
+/** What the chat resource lends the adapt step (core/request/adapt-step.ts): both loaded or read only when a model needs them. */
+export interface AdaptHooks {
+  /** The route through /v1/responses, loaded with the first model that answers only there. */
+  responses(): Promise<ResponsesRoute>;
+  /**
+   * The endpoints the gateway's own table (`/api/pricing` `supported_endpoint_types`) lists
+   * for `model`, or undefined when it has no table or does not list the model. Read only after
+   * a refusal whose words do not say why (shared: once a minute per fleet).
+   */
+  listedEndpoints(model: string, signal: AbortSignal | undefined): Promise<readonly string[] | undefined>;
+}
+
 /**
  * One method call, as a resource describes it: plain data the core runs (core/call.ts
  * `runCall`). The same for every attempt; a fallback model only changes `body.model`.
@@ -163,7 +175,7 @@ export interface CallRequest<T = unknown> {
    * fleet learnt and the built-in table (core/adapt), and served through `/v1/responses` for
    * a model that answers only there, by the route this loads (docs/models.md).
    */
-  adapt?: { responses(): Promise<ResponsesRoute> } | undefined;
+  adapt?: AdaptHooks | undefined;
   /** Told which base URL answered successfully. */
   onServed?: ((baseURL: string) => void) | undefined;
   /** Told of each retry, before its pause (createMany adapts its concurrency to rate limits). */

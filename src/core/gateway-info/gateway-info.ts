@@ -66,25 +66,32 @@ const slots = new WeakMap<CoreConfig, Slot>();
 
 /**
  * The gateway's price table and quota unit, or null when the gateway does not have these
- * endpoints (a 404, an HTML page, `success: false`): then the client's logger warns once,
- * and nothing is thrown. Both GETs go through the client's request path (retries, timeouts,
+ * endpoints (a 404, an HTML page, `success: false`): then the client's logger warns once
+ * (unless `quiet`), and nothing is thrown. Both GETs go through the client's request path (retries, timeouts,
  * its fetch and hooks, the key sent only to its own origin). An answer stands 60 s; calls at
  * the same time share one read; with a `store`, one process of the fleet fetches and the
  * others read what it stored. A 401 rejects with `AuthenticationError`, a gateway that keeps
  * failing with the request's error; neither is remembered.
  * @example const info = await readGatewayInfo(configOf(client)); info?.models.get('gpt-4o')?.supportedEndpointTypes
  */
-export async function readGatewayInfo(config: CoreConfig, get: GetText, options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayPricing | null> {
+export async function readGatewayInfo(config: CoreConfig, get: GetText, options: { signal?: AbortSignal | undefined; quiet?: boolean | undefined } = {}): Promise<GatewayPricing | null> {
   let slot = slots.get(config);
   if (!slot) slots.set(config, (slot = { warned: false }));
-  if (slot.known && Date.now() < slot.known.until) return slot.known.info;
-  const own = slot;
-  // Not stopped by any one caller's signal: others may be waiting for the same read.
-  own.pending ??= load(config, own, get).finally(() => {
-    own.pending = undefined;
+  const info = slot.known && Date.now() < slot.known.until ? slot.known.info : await loadShared(config, slot, get, options.signal);
+  // Said once, to a caller that relies on the table (not to one that only looks, `quiet`).
+  if (info === null && !options.quiet && !slot.warned) {
+    slot.warned = true;
+    config.fleet.settings.log('warn', `[unified-gateway] ${new URL(config.pool.main).origin} has no /api/pricing or /api/status (not a new-api gateway, or they are turned off): model endpoints and prices are unknown, going on without them`);
+  }
+  return info;
+}
+
+/** The read under way, or a new one; not stopped by any one caller's signal: others may be waiting for the same read. */
+function loadShared(config: CoreConfig, slot: Slot, get: GetText, signal: AbortSignal | undefined): Promise<GatewayPricing | null> {
+  slot.pending ??= load(config, slot, get).finally(() => {
+    slot.pending = undefined;
   });
-  const { signal } = options;
-  return untilAborted(own.pending, signal).catch((error: unknown) => {
+  return untilAborted(slot.pending, signal).catch((error: unknown) => {
     throw signal?.aborted ? new APIUserAbortError(undefined, { cause: signal.reason }) : error;
   });
 }
@@ -95,10 +102,6 @@ async function load(config: CoreConfig, slot: Slot, get: GetText): Promise<Gatew
   let info = shared ? await readStored(shared) : undefined;
   if (info === undefined) info = await fetchOnce(config, shared, get);
   slot.known = { info, until: (info?.fetchedAt ?? Date.now()) + GATEWAY_INFO_TTL_MS };
-  if (info === null && !slot.warned) {
-    slot.warned = true;
-    config.fleet.settings.log('warn', `[unified-gateway] ${new URL(config.pool.main).origin} has no /api/pricing or /api/status (not a new-api gateway, or they are turned off): model endpoints and prices are unknown, going on without them`);
-  }
   return info;
 }
 

@@ -1,5 +1,5 @@
 import { adaptParams, refusedByGateway, unsupportedParameter } from '../adapt/adapt.js';
-import { lessonOf, withLesson } from '../adapt/lessons.js';
+import { lessonOf, withLesson, type Lesson } from '../adapt/lessons.js';
 import { resolveModel } from '../adapt/model-rules.js';
 import { hasCredential } from '../../internal/credential-headers.js';
 import { APIError, UnsupportedParameterError, ValidationError } from '../errors.js';
@@ -56,8 +56,19 @@ async function reroute(call: CallState, model: string, body: Record<string, unkn
 }
 
 /**
+ * What the gateway's own table (`supported_endpoint_types`) says of a model whose refusal did
+ * not say why: that it answers on /v1/responses and not on chat/completions, or nothing. A
+ * table that cannot be read says nothing (the refusal stands).
+ */
+async function listedLesson(call: CallState, model: string): Promise<Lesson | undefined> {
+  const listed = await call.request.adapt?.listedEndpoints(model, call.signal).catch(() => undefined);
+  return listed?.includes('openai-response') && !listed.includes('openai') ? { endpoint: 'responses' } : undefined;
+}
+
+/**
  * After the gateway refused `request`: when the refusal names a parameter or an endpoint its
- * model does not take (adapt/lessons.ts), that is learnt for the fleet, and the request as the
+ * model does not take (adapt/lessons.ts; or, for a 404 that names nothing, the gateway's
+ * table lists the model on /v1/responses only), that is learnt for the fleet, and the request as the
  * model now takes it is returned to be sent again (once per model and call). When leaving the
  * parameter out would change the request, the refusal comes back as an
  * UnsupportedParameterError, which moves the call to its next fallback model (decide.ts).
@@ -69,7 +80,8 @@ export async function learnFrom(call: CallState, request: PreparedRequest, error
   // A call with its own credential (a per-call key) may reach other channels than the client's
   // key: what its refusal says is not the fleet's to learn.
   if (hasCredential(call.options.headers)) return undefined;
-  const lesson = lessonOf(error, json);
+  // A 404 on chat/completions that does not say why may be a model served elsewhere: its table says.
+  const lesson = lessonOf(error, json) ?? (error.status === 404 && request.path === call.path ? await listedLesson(call, model) : undefined);
   if (!lesson) return undefined;
   const { fleet } = call.config;
   await fleet.learn(model, withLesson(fleet.learnt(model), lesson));

@@ -24,17 +24,18 @@ export class Models extends APIResource {
     return this._get<Model>('models/{id}', options, { pathParams: { id } });
   }
 
-  /**
-   * @internal The gateway's own tables (`/api/pricing`, `/api/status`: each model's ratios and
-   * `supported_endpoint_types`), or null for a gateway without them; shared through the store
-   * (core/gateway-info). Loaded with its first use: the `probe` command, pricing.
-   */
   /** @internal A GET of an absolute URL on the gateway (its accounting endpoints), its body as text: through the request path like any call. */
   _text(url: string, options: RequestOptions = {}): Promise<string> {
     return this._get<string>('', options, { url, responseType: 'text' });
   }
 
-  async _gatewayInfo(options: { signal?: AbortSignal | undefined } = {}): Promise<GatewayPricing | null> {
+  /**
+   * @internal The gateway's own tables (`/api/pricing`, `/api/status`: each model's ratios and
+   * `supported_endpoint_types`), or null for a gateway without them (warned of once, unless
+   * `quiet`); shared through the store (core/gateway-info). Loaded with its first use: the
+   * `probe` command, pricing, a chat refusal that does not say why.
+   */
+  async _gatewayInfo(options: { signal?: AbortSignal | undefined; quiet?: boolean | undefined } = {}): Promise<GatewayPricing | null> {
     const { readGatewayInfo } = await import('../../core/gateway-info/gateway-info.js');
     // Through the request path like any call (retries, timeouts, the key only to the client's own origin), its body as text.
     const get = (url: string) => this._text(url);

@@ -356,3 +356,51 @@ describe('wrappings and credentials (second hostile trial)', () => {
     expect(sent()).toHaveLength(2);
   });
 });
+
+describe('the gateway’s table (supported_endpoint_types), after a refusal that does not say why', () => {
+  const unexplained = { type: 'status' as const, status: 404, body: { error: { message: 'The model is not available on this endpoint.', type: 'invalid_request_error', param: null, code: 'model_not_found' } } };
+  const modelCalls = (sent: () => Array<{ path: string }>) => sent().filter((r) => !r.path.includes('api/'));
+  const tableReads = (sent: () => Array<{ path: string }>) => sent().filter((r) => r.path.includes('api/pricing')).length;
+
+  it('a model the table lists on /v1/responses only is served there, and the fleet learns it', async () => {
+    const store = memoryStore();
+    const { mock, client, adapted, sent } = setup({ store });
+    mock.inject(unexplained);
+    const done = await client.chat.completions.create({ model: 'acme-pro', ...ask });
+    expect(done.choices[0]?.message.content).toBeTruthy();
+    expect(modelCalls(sent).map((r) => r.path)).toEqual(['chat/completions', 'responses']);
+    expect(tableReads(sent)).toBe(1);
+    expect(adapted).toContainEqual(expect.objectContaining({ model: 'acme-pro', action: 'rerouted', to: 'responses', source: 'learned' }));
+    // Another process on the same store sends it there at once, and reads no table.
+    const other = setup({ store }, mock);
+    mock.reset();
+    await other.client.chat.completions.create({ model: 'acme-pro', ...ask });
+    expect(sent().map((r) => r.path)).toEqual(['responses']);
+  });
+
+  it('a model the table lists on chat/completions keeps its refusal', async () => {
+    const { mock, client, sent } = setup();
+    mock.inject(unexplained);
+    await expect(client.chat.completions.create({ model: 'acme-chat', ...ask })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+    expect(modelCalls(sent).map((r) => r.path)).toEqual(['chat/completions']);
+    expect(tableReads(sent)).toBe(1);
+  });
+
+  it('a gateway without the table: the refusal stands, and nothing is warned', async () => {
+    const logged: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+    const mock = createMockGateway({ models: [...strictModels, ...unknownIds], accounting: false });
+    const { client, sent } = setup({ logger, logLevel: 'warn' }, mock);
+    mock.inject(unexplained);
+    await expect(client.chat.completions.create({ model: 'acme-pro', ...ask })).rejects.toMatchObject({ status: 404 });
+    expect(modelCalls(sent).map((r) => r.path)).toEqual(['chat/completions']);
+    expect(logged.join('\n')).not.toMatch(/api\/pricing/);
+  });
+
+  it('a call with its own key reads no table and teaches nothing', async () => {
+    const { mock, client, sent } = setup();
+    mock.inject(unexplained);
+    await expect(client.chat.completions.create({ model: 'acme-pro', ...ask }, { headers: { Authorization: 'Bearer user-key' } })).rejects.toMatchObject({ status: 404 });
+    expect(tableReads(sent)).toBe(0);
+  });
+});

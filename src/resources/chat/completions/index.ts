@@ -1,6 +1,7 @@
 import type { APIPromise } from '../../../core/api-promise.js';
-import type { RequestOptions, ResolvedReasoningRule } from '../../../core/types.js';
+import type { AdaptHooks, RequestOptions, ResolvedReasoningRule } from '../../../core/types.js';
 import { APIResource, configOf } from '../../../core/resource.js';
+import { Models } from '../../models/index.js';
 import { parseCompletion } from './parse.js';
 import { ParsingChatCompletionStream } from './parse-stream.js';
 import * as schema from './schema.js';
@@ -20,15 +21,19 @@ import type { DefinedTool } from './structured.js';
 import { wireBody } from './wire-body.js';
 import type { ChatCompletion, ChatCompletionCreateParams, ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from './types.js';
 
-/**
- * A chat request is adapted to each model it goes to (core/request/adapt-step.ts); a model
- * that answers only on /v1/responses is served there by this route, loaded with the first
- * such request: a chat app whose models answer on chat/completions never carries it.
- */
-const adapt = { responses: () => import('./responses-route.js').then((route) => route.responsesRoute) };
-
 /** `client.chat.completions` */
 export class ChatCompletions extends APIResource {
+  /**
+   * A chat request is adapted to each model it goes to (core/request/adapt-step.ts); a model
+   * that answers only on /v1/responses is served there by this route, loaded with the first
+   * such request: a chat app whose models answer on chat/completions never carries it. What
+   * the gateway's table says a model answers on is read only after a refusal that does not say.
+   */
+  readonly #adapt: AdaptHooks = {
+    responses: () => import('./responses-route.js').then((route) => route.responsesRoute),
+    listedEndpoints: async (model, signal) => (await new Models(this._client)._gatewayInfo({ signal, quiet: true }))?.models.get(model)?.supportedEndpointTypes,
+  };
+
   /**
    * Creates a chat completion; with `stream: true` resolves to a {@link ChatCompletionStream}.
    * Parameters are checked before anything is sent ({@link ValidationError}).
@@ -43,7 +48,7 @@ export class ChatCompletions extends APIResource {
   create(body: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(body: ChatCompletionCreateParams, options?: RequestOptions): APIPromise<ChatCompletion | ChatCompletionStream> {
-    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ChatCompletionStream, cache: 'whole', adapt }, options);
+    return this._post<ChatCompletion | ChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ChatCompletionStream, cache: 'whole', adapt: this.#adapt }, options);
   }
 
   /**
@@ -67,7 +72,7 @@ export class ChatCompletions extends APIResource {
   parse<P extends ChatCompletionParseParams & { stream: true }>(body: P, options?: RequestOptions): APIPromise<ParsedChatCompletionStream<ParsedOf<P>, ToolOf<P>, PartialOf<P>>>;
   parse(body: ChatCompletionParseParams, options?: RequestOptions): APIPromise<ParsedChatCompletion> | APIPromise<ParsedChatCompletionStream> {
     const map = (data: unknown) => parseCompletion(data as ChatCompletion, body);
-    return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ParsingChatCompletionStream, streamParams: body, map, cache: 'whole', adapt }, options) as
+    return this._post<ParsedChatCompletion | ParsedChatCompletionStream>('chat/completions', { body: wireBody(body), schema, stream: ParsingChatCompletionStream, streamParams: body, map, cache: 'whole', adapt: this.#adapt }, options) as
       | APIPromise<ParsedChatCompletion>
       | APIPromise<ParsedChatCompletionStream>;
   }
