@@ -264,8 +264,8 @@ export async function runLoops({ log = console.log } = {}) {
       const takesTools = !family.refusedParams.includes('tools');
       for (const way of ways) {
         mock.reset();
-        // The responses-only families answer on /v1/responses, which takes no script: the mock's own replies there end a loop after one tool result.
-        if (takesTools && family.endpoint === 'chat') mock.script(script());
+        // The responses-only families take the same script on /v1/responses (as output items).
+        if (takesTools) mock.script(script());
         const wireFrom = wire.length;
         let error;
         try {

@@ -15,9 +15,11 @@ export interface MockToolCall {
 }
 
 /**
- * An exact assistant reply for chat/completions, queued with `mock.script(...)` or the
- * `script` option. Each chat request that passes the mock's checks (key, faults, parameters,
- * model) takes the next one, streamed or not; with none left the deterministic replies resume.
+ * An exact assistant reply for chat/completions (and /responses, as output items: its tool
+ * calls as `function_call` items, then its message), queued with `mock.script(...)` or the
+ * `script` option. Each chat or responses request that passes the mock's checks (key, faults,
+ * parameters, model) takes the next one, streamed or not; with none left the deterministic
+ * replies resume.
  * @example
  * mock.script([
  *   { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }, { name: 'get_time', arguments: '{}' }] },

@@ -343,7 +343,7 @@ export function createMockGateway(options: MockGatewayOptions = {}): MockGateway
     'POST images/generations': generateImages,
     'POST images/edits': editImages,
     'POST audio/transcriptions': transcribe,
-    'POST responses': responses,
+    'POST responses': (ctx) => responses(ctx, () => script.shift()),
     'POST videos/generations': (ctx) => videos.create(ctx),
   };
 

@@ -1,6 +1,8 @@
 import OpenAI from 'openai';
 import { describe, expect, it, vi } from 'vitest';
-import { Gateway, InternalServerError } from '../../src/index.js';
+import { z } from 'zod';
+import { defineTool, Gateway, InternalServerError } from '../../src/index.js';
+import { strictModels } from '../../src/testing/index.js';
 import { createMockGateway, type MockChatReply, type MockGateway } from '../../src/testing/index.js';
 
 const KEY = 'test-key';
@@ -86,5 +88,44 @@ describe('mock.script', () => {
     expect(await runner.finalContent()).toBe('Oslo is cold, Rome is warm.');
     expect(weather.mock.calls.map(([args]) => args)).toEqual([{ city: 'Oslo' }, { city: 'Rome' }]);
     expect(mock.requests.at(-1)?.body).toMatchObject({ messages: [{}, { role: 'assistant' }, { role: 'tool', content: '2°C' }, { role: 'tool', content: '24°C' }] });
+  });
+});
+
+describe('mock.script on /responses', () => {
+  const weather = { type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+
+  it('sends a scripted reply as output items: its tool calls, then its message; streamed on separate output indexes', async () => {
+    const mock = createMockGateway();
+    mock.script([{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }, { name: 'get_weather', arguments: '{"city":"Rome"}', id: 'call_rome' }] }, { content: 'Cold in Oslo.' }, { toolCalls: [{ name: 'get_weather', arguments: {} }] }]);
+    const gateway = client(mock);
+    const first = await gateway.responses.create({ model: 'gpt-4o-mini', input: 'weather?', tools: [weather] });
+    expect(first.output).toMatchObject([
+      { type: 'function_call', call_id: 'call_1_0', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+      { type: 'function_call', call_id: 'call_rome', name: 'get_weather', arguments: '{"city":"Rome"}' },
+    ]);
+    const second = await gateway.responses.create({ model: 'gpt-4o-mini', input: 'and now?' });
+    expect(second.output_text).toBe('Cold in Oslo.');
+    const stream = await gateway.responses.create({ model: 'gpt-4o-mini', input: 'streamed', tools: [weather], stream: true });
+    const added: unknown[] = [];
+    for await (const event of stream) if (event.type === 'response.output_item.added') added.push(event.output_index);
+    expect(added).toEqual([0]);
+  });
+
+  it('refuses a function_call_output whose call is not in the input, in OpenAI’s words', async () => {
+    const mock = createMockGateway();
+    const error = await client(mock)
+      .responses.create({ model: 'gpt-4o-mini', input: [{ role: 'user', content: 'hi' }, { type: 'function_call_output', call_id: 'call_missing', output: '14 C' }] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400, message: expect.stringContaining('No tool call found for function call output with call_id call_missing') });
+  });
+
+  it.for([false, true])('drives a 5-step tool loop through a responses-only model (runTools, stream: %s)', async (stream) => {
+    const mock = createMockGateway({ models: strictModels });
+    mock.script([...['Oslo', 'Rome', 'Lima', 'Pune'].map((city) => ({ toolCalls: [{ name: 'get_weather', arguments: { city } }] })), { content: 'Sunny everywhere.' }]);
+    const tool = defineTool({ name: 'get_weather', description: 'Weather in a city', parameters: z.object({ city: z.string() }), run: ({ city }) => `14 C in ${city}` });
+    const run = await client(mock).chat.completions.runTools({ model: 'o3-pro', messages: [{ role: 'user', content: 'Weather?' }], tools: [tool], stream }, { maxTurns: 6 });
+    expect(run.completion.choices[0]?.message.content).toBe('Sunny everywhere.');
+    expect(mock.requests.filter((r) => r.path === 'responses')).toHaveLength(5);
+    expect(mock.requests.at(-1)?.body).toMatchObject({ input: expect.arrayContaining([expect.objectContaining({ type: 'function_call_output', output: '14 C in Pune' })]) });
   });
 });
