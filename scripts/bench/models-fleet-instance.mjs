@@ -15,7 +15,24 @@ const { redisStore } = await import('unified-gateway/redis');
 const { createClient } = await import('redis');
 const redis = await createClient({ url: config.redisURL }).on('error', noop).connect();
 const adapted = [];
+// When each chat request left this process (its fetch called), and how it was answered: what was
+// sent after the fleet's first 400 had been answered, as against what only arrived after it.
+const sent = [];
+const timedFetch = async (input, init) => {
+  const t = Date.now();
+  const answer = await fetch(input, init);
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  if (url.endsWith('/chat/completions')) {
+    let maxTokens = false;
+    try {
+      maxTokens = JSON.parse(String(init?.body)).max_tokens !== undefined;
+    } catch {}
+    sent.push({ t, status: answer.status, maxTokens });
+  }
+  return answer;
+};
 const client = new Gateway({
+  fetch: timedFetch,
   apiKey: config.key,
   baseURL: config.url,
   store: redisStore(redis, { prefix: config.prefix }),
@@ -43,7 +60,7 @@ while (Date.now() < end) {
   }
   await new Promise((r) => setTimeout(r, 100 + next() * 300));
 }
-process.send({ type: 'result', id: config.id, calls, adapted });
+process.send({ type: 'result', id: config.id, calls, adapted, sent });
 redis.destroy();
 process.disconnect();
 process.exit(0);

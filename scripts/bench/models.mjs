@@ -159,6 +159,8 @@ async function runFleet() {
     for (const e of refusals) e.callStarted = callsOf.get(e.instance)?.find((c) => c.t0 <= e.arrived && e.arrived <= c.t1)?.t0;
     for (const e of refusals) e.firstCall = callsOf.get(e.instance)?.[0]?.t0 === e.callStarted;
     const after = refusals.filter((e) => e.arrived > firstAnswered);
+    // What each instance's fetch sent with max_tokens once the first 400 had been answered (one host: one clock).
+    const sentAfter = reports.flatMap((r) => r.sent.filter((s) => s.maxTokens && s.t > firstAnswered).map((s) => ({ ...s, instance: r.id })));
     const calls = reports.flatMap((r) => r.calls);
     const learnedAt = reports.map((r) => r.adapted.find((a) => a.source === 'learned')?.t).filter((t) => t !== undefined);
     const out = {
@@ -184,10 +186,14 @@ async function runFleet() {
       calls: calls.length,
       failed: calls.filter((c) => !c.ok).length,
       failures: [...new Set(calls.filter((c) => !c.ok).map((c) => c.error))].slice(0, 3),
+      sentAfter: sentAfter.length,
+      sentAfterRefused: sentAfter.filter((s) => s.status === 400).length,
+      lastSentBeforeMs: Math.max(...reports.flatMap((r) => r.sent.filter((s) => s.maxTokens).map((s) => s.t))) - firstAnswered,
       otherStatuses: chat.filter((e) => e.status !== 200 && !(e.status === 400 && e.param === 'max_tokens')).length,
     };
     console.log(`fleet: ${N} processes × ${SECONDS} s (ready in ${(readyMs / 1000).toFixed(1)} s): ${out.requests} requests, ${out.refusals} max_tokens 400s (${out.refusalsInFlight} sent before the first was answered, ${out.after} after), ${out.failed} calls failed; ${out.instancesLearnt} instances learnt it, the last ${out.lastLearntMs} ms after the go`);
     if (out.after) console.log(`fleet: after the first: ${JSON.stringify(out.afterDetail)}`);
+    console.log(`fleet: sent with max_tokens after the first 400 was answered: ${out.sentAfter} (${out.sentAfterRefused} refused); the last request with max_tokens left its process ${out.lastSentBeforeMs} ms from the first 400's answer`);
     return out;
   } finally {
     killEverything();
@@ -306,7 +312,7 @@ function section(r, meta) {
     const nac = r.loops.find((x) => x.family === 'new-api-claude' && x.error);
     lines.push('');
     lines.push(`400s outside \`new-api-claude\`: ${bad.length === 0 ? '**0** (target met)' : `**${bad.length}** (${bad.map((x) => `${x.family} ${x.way}`).join(', ')}; target not met)`}. \`new-api-claude\` fails at its second step in every way, with its documented error (new-api drops the thinking signature; [chat.md](chat.md#families-behind-the-gateway-the-strict-mock)): \`${nac ? nac.error.replace(/`/g, "'").slice(0, 140) : 'none'}…\`.`);
-    lines.push(`Loops that ran fewer than five steps, and why: \`deepseek-r1\` and \`o1-mini\` take no tools (the rules drop them: one answer, no loop); \`openai-pro\` and \`openai-codex\` answer on \`/v1/responses\`, which the mock does not script: its own replies there call the tool once and answer (two steps).`);
+    lines.push(`Loops that ran fewer than five steps, and why: \`deepseek-r1\` and \`o1-mini\` take no tools (the rules drop them: one answer, no loop). \`openai-pro\` and \`openai-codex\` answer on \`/v1/responses\` (the chat request converted, the answer read back as chat), where the mock plays the same script as output items and refuses a \`function_call_output\` whose call is not in the input, as OpenAI does.`);
   }
   if (r.fleet) {
     const f = r.fleet;
@@ -316,6 +322,7 @@ function section(r, meta) {
     lines.push(`| ${f.requests} | ${f.refusals} | ${f.refusalsInFlight} | ${f.after} | ${f.failed} | ${f.instancesMet}/${f.processes} |`);
     lines.push('');
     lines.push(`The first 400 was answered ${f.firstAnsweredMs} ms after the start; ${f.refusalsInFlight} requests (from ${f.instancesInFlight} instances, the first included) had arrived by then. Each refused request was sent again with \`max_completion_tokens\` by its client (a rename keeps the meaning), so no call failed for it. After the first 400 was answered: **${f.after}** more arrived; target 0 after: **${f.after === 0 ? 'met' : 'not met'}**.${f.after ? ` Of those, ${f.afterFirstCalls} were their instance's first call and ${f.afterStartedBefore} belonged to a call that had started before the first 400 was answered (and arrived after it: ${f.processes} processes on ${cpus().length} cores at a load of ${meta.load}); calls started after it that met the 400: **${f.after - f.afterStartedBefore}**. Each, with when it arrived and when its call started, relative to the first 400's answer: ${f.afterDetail.map((x) => `instance ${x.instance}: +${x.msAfterFirstAnswered} ms (started ${x.callStartedMs === null ? '?' : `${x.callStartedMs >= 0 ? '+' : ''}${x.callStartedMs} ms`}${x.firstCall ? ', its first call' : ''})`).join('; ')}.` : ''} At most ${f.maxPerInstance} such 400 per instance; every instance that met none learnt it from the store. All adapted their later requests by what was learnt; the last started doing so ${f.lastLearntMs} ms after the start.${f.failed ? ` Failed calls: ${f.failures.join('; ')}.` : ''}`);
+    if (f.sentAfter !== undefined) lines.push('', `Timed where each request leaves (a \`fetch\` of each instance's own that notes when it was called; one host, one clock): requests with \`max_tokens\` that left a process after the first 400 was answered: **${f.sentAfter}** (${f.sentAfterRefused} refused); target 0 once the first 400 is answered: **${f.sentAfter === 0 ? 'met' : 'not met'}**. The last request with \`max_tokens\` left its process ${f.lastSentBeforeMs} ms ${f.lastSentBeforeMs <= 0 ? 'before' : 'after'} that answer${f.sentAfter === 0 && f.after ? `: the ${f.after} 400s that arrived after it had left their processes before it (${f.processes} processes on ${cpus().length} cores take that long to deliver a request over loopback)` : ''}.`);
   }
   if (r.cost) {
     const c = r.cost;
