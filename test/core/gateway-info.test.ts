@@ -288,7 +288,7 @@ describe('readGatewayInfo on a gateway without the endpoints', () => {
 });
 
 describe('readGatewayInfo with a bad key', () => {
-  it('rejects with AuthenticationError, the key out of it, and remembers nothing', async () => {
+  it('rejects with AuthenticationError, the key out of it, and tries again only after 10 s', async () => {
     const { mock, server } = await served();
     const client = gateway(server.url, { apiKey: 'sk-wrong-key-9876543210' });
     const error = await read(client).catch((e: unknown) => e);
@@ -296,7 +296,17 @@ describe('readGatewayInfo with a bad key', () => {
     expect(error).toMatchObject({ status: 401 });
     expect(String(error)).not.toContain('sk-wrong-key-9876543210');
     expect(JSON.stringify(error)).not.toContain('sk-wrong-key-9876543210');
-    await read(client).catch(() => undefined);
+    // Within 10 s the failure is given at once, with nothing sent; a client withOptions() makes shares it.
+    expect(await read(client).catch((e: unknown) => e)).toBe(error);
+    expect(await read(client.withOptions({ timeout: 5_000 })).catch((e: unknown) => e)).toBe(error);
+    expect(pricingRequests(mock)).toBe(1);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 10_001);
+      await read(client).catch(() => undefined);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(pricingRequests(mock)).toBe(2);
   });
 });

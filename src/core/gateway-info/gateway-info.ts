@@ -53,16 +53,32 @@ const POLL_MS = 100;
 /** A stored value longer than this is not read (10,000 entries take about 3 MB). */
 const MAX_STORED_CHARS = 16 * 2 ** 20;
 
+/** How long a read that failed (a 5xx, a network error, a 401) is not tried again: its error is given at once meanwhile. */
+const FAILED_MS = 10_000;
+
 interface Slot {
   /** The last answer (null: the gateway has no such endpoints) and until when it stands. */
   known?: { info: GatewayPricing | null; until: number } | undefined;
+  /** The last read's failure and until when it stands. */
+  failed?: { error: unknown; until: number } | undefined;
   /** The read under way, shared by every caller meanwhile. */
   pending?: Promise<GatewayPricing | null> | undefined;
   warned: boolean;
 }
 
-/** Per client (its resolved config): what it read, and the read under way. */
-const slots = new WeakMap<CoreConfig, Slot>();
+/**
+ * What was read, and the read under way: per fleet memory (one account's clients, those
+ * withOptions() makes among them) and main base URL.
+ */
+const slots = new WeakMap<object, Map<string, Slot>>();
+
+function slotOf(config: CoreConfig): Slot {
+  let byBase = slots.get(config.fleet.memory);
+  if (!byBase) slots.set(config.fleet.memory, (byBase = new Map()));
+  let slot = byBase.get(config.pool.main);
+  if (!slot) byBase.set(config.pool.main, (slot = { warned: false }));
+  return slot;
+}
 
 /**
  * The gateway's price table and quota unit, or null when the gateway does not have these
@@ -71,13 +87,16 @@ const slots = new WeakMap<CoreConfig, Slot>();
  * its fetch and hooks, the key sent only to its own origin). An answer stands 60 s; calls at
  * the same time share one read; with a `store`, one process of the fleet fetches and the
  * others read what it stored. A 401 rejects with `AuthenticationError`, a gateway that keeps
- * failing with the request's error; neither is remembered.
+ * failing with the request's error; a failed read is not tried again for 10 s (its error is
+ * given at once meanwhile). Shared by the clients of one fleet memory (withOptions() makes
+ * them) with the same base URL.
  * @example const info = await readGatewayInfo(configOf(client)); info?.models.get('gpt-4o')?.supportedEndpointTypes
  */
 export async function readGatewayInfo(config: CoreConfig, get: GetText, options: { signal?: AbortSignal | undefined; quiet?: boolean | undefined } = {}): Promise<GatewayPricing | null> {
-  let slot = slots.get(config);
-  if (!slot) slots.set(config, (slot = { warned: false }));
-  const info = slot.known && Date.now() < slot.known.until ? slot.known.info : await loadShared(config, slot, get, options.signal);
+  const slot = slotOf(config);
+  const now = Date.now();
+  if (slot.failed && now < slot.failed.until) throw slot.failed.error;
+  const info = slot.known && now < slot.known.until ? slot.known.info : await loadShared(config, slot, get, options.signal);
   // Said once, to a caller that relies on the table (not to one that only looks, `quiet`).
   if (info === null && !options.quiet && !slot.warned) {
     slot.warned = true;
@@ -88,9 +107,14 @@ export async function readGatewayInfo(config: CoreConfig, get: GetText, options:
 
 /** The read under way, or a new one; not stopped by any one caller's signal: others may be waiting for the same read. */
 function loadShared(config: CoreConfig, slot: Slot, get: GetText, signal: AbortSignal | undefined): Promise<GatewayPricing | null> {
-  slot.pending ??= load(config, slot, get).finally(() => {
-    slot.pending = undefined;
-  });
+  slot.pending ??= load(config, slot, get)
+    .catch((error: unknown) => {
+      slot.failed = { error, until: Date.now() + FAILED_MS };
+      throw error;
+    })
+    .finally(() => {
+      slot.pending = undefined;
+    });
   return untilAborted(slot.pending, signal).catch((error: unknown) => {
     throw signal?.aborted ? new APIUserAbortError(undefined, { cause: signal.reason }) : error;
   });

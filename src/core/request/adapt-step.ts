@@ -2,6 +2,7 @@ import { adaptParams, refusedByGateway, unsupportedParameter } from '../adapt/ad
 import { lessonOf, withLesson, type Lesson } from '../adapt/lessons.js';
 import { resolveModel } from '../adapt/model-rules.js';
 import { hasCredential } from '../../internal/credential-headers.js';
+import { anySignal } from '../../internal/signals.js';
 import { APIError, UnsupportedParameterError, ValidationError } from '../errors.js';
 import { joinURL } from './attempt.js';
 import type { CallState, PreparedRequest } from './call-state.js';
@@ -12,6 +13,9 @@ import type { ResponsesRoute } from '../types.js';
 // model that answers only on /v1/responses is served there; after the gateway refused it
 // (`learnFrom`), what the refusal names is learnt for the fleet and the request adapted and
 // sent again, once. A request no rule concerns goes as it is.
+
+/** The longest a refused call waits for the gateway's table (`listedLesson`) before its refusal stands. */
+const TABLE_WAIT_MS = 10_000;
 
 /** Statuses a refusal of a parameter or an endpoint comes with (OpenAI answers 404 to a model without tools and to a responses-only model). */
 const REFUSALS: ReadonlySet<number> = new Set([400, 404, 422]);
@@ -61,8 +65,17 @@ async function reroute(call: CallState, model: string, body: Record<string, unkn
  * table that cannot be read says nothing (the refusal stands).
  */
 async function listedLesson(call: CallState, model: string): Promise<Lesson | undefined> {
-  const listed = await call.request.adapt?.listedEndpoints(model, call.signal).catch(() => undefined);
-  return listed?.includes('openai-response') && !listed.includes('openai') ? { endpoint: 'responses' } : undefined;
+  const adapt = call.request.adapt;
+  if (!adapt) return undefined;
+  // Waited for no longer than one of the call's attempts (at most TABLE_WAIT_MS): the read is shared and goes on for others.
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), Math.min(call.options.timeout ?? call.config.timeout, TABLE_WAIT_MS));
+  try {
+    const listed = await adapt.listedEndpoints(model, anySignal(call.signal, stop.signal)).catch(() => undefined);
+    return listed?.includes('openai-response') && !listed.includes('openai') ? { endpoint: 'responses' } : undefined;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -79,7 +92,7 @@ export async function learnFrom(call: CallState, request: PreparedRequest, error
   if (!call.request.adapt || model === undefined || json === undefined || !(error instanceof APIError) || error instanceof UnsupportedParameterError || !REFUSALS.has(error.status)) return undefined;
   // A call with its own credential (a per-call key) may reach other channels than the client's
   // key: what its refusal says is not the fleet's to learn.
-  if (hasCredential(call.options.headers)) return undefined;
+  if (hasCredential(call.options.headers) || hasCredential(call.config.defaultHeaders)) return undefined;
   // A 404 on chat/completions that does not say why may be a model served elsewhere: its table says.
   const lesson = lessonOf(error, json) ?? (error.status === 404 && request.path === call.path ? await listedLesson(call, model) : undefined);
   if (!lesson) return undefined;
@@ -92,7 +105,10 @@ export async function learnFrom(call: CallState, request: PreparedRequest, error
   try {
     next = await prepare(model);
   } catch (failure) {
-    // What was learnt refuses the request before sending: the gateway's own words say why.
+    // What was learnt refuses the request before sending: the gateway's own words say why. A
+    // reroute this request cannot take (a parameter /v1/responses has not, asResponse()) leaves
+    // the gateway's refusal as it was: this request was sent, and answered so.
+    if ('endpoint' in lesson && (failure instanceof UnsupportedParameterError || failure instanceof ValidationError)) return undefined;
     if (failure instanceof UnsupportedParameterError) return refused ?? failure;
     throw failure;
   }

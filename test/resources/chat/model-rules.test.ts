@@ -397,6 +397,48 @@ describe('the gateway’s table (supported_endpoint_types), after a refusal that
     expect(logged.join('\n')).not.toMatch(/api\/pricing/);
   });
 
+  it('waits for the table no longer than one of the call’s attempts: a table that hangs leaves the 404 as it was', async () => {
+    const mock = createMockGateway({ models: [...strictModels, ...unknownIds] });
+    // The gateway's table never answers (until the client's own 5 s timeout ends the read: past this test's 3 s).
+    const hangingTable = (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input instanceof Request ? input.url : input).includes('/api/')
+        ? new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)))
+        : mock.fetch(input as Request | string | URL, init);
+    const client = new Gateway({ apiKey: 'test-key', baseURL: 'http://mock.local/v1', fetch: hangingTable, maxRetries: 0, timeout: 5_000 });
+    mock.inject(unexplained);
+    await expect(client.chat.completions.create({ model: 'acme-pro', ...ask }, { timeout: 100 })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+  }, 3_000);
+
+  it('one table read for the clients withOptions() makes', async () => {
+    const { mock, client, sent } = setup();
+    mock.inject({ ...unexplained, path: 'chat/completions', times: 6 });
+    const clients = [client, ...Array.from({ length: 5 }, (_, i) => client.withOptions({ timeout: 10_000 + i }))];
+    await Promise.all(clients.map((c) => c.chat.completions.create({ model: 'acme-pro', ...ask })));
+    expect(modelCalls(sent).filter((r) => r.path === 'chat/completions')).toHaveLength(6);
+    expect(tableReads(sent)).toBe(1);
+  });
+
+  it('a 404 the reroute cannot take (n: 2, asResponse()) stands as it was: that request was sent and refused', async () => {
+    const { mock, client } = setup();
+    mock.inject(unexplained);
+    await expect(client.chat.completions.create({ model: 'acme-pro', ...ask, n: 2 })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+    const other = setup();
+    other.mock.inject(unexplained);
+    await expect(other.client.chat.completions.create({ model: 'acme-pro', ...ask }).asResponse()).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
+  });
+
+  it('a client whose defaultHeaders carry another credential reads no table and teaches the fleet nothing', async () => {
+    const { mock, client, sent } = setup();
+    const other = client.withOptions({ defaultHeaders: { Authorization: 'Bearer someone-else' } });
+    mock.inject(unexplained);
+    await expect(other.chat.completions.create({ model: 'acme-pro', ...ask })).rejects.toMatchObject({ status: 404 });
+    expect(tableReads(sent)).toBe(0);
+    mock.reset();
+    // The parent learnt nothing from it: its own call goes to chat/completions first.
+    await client.chat.completions.create({ model: 'acme-pro', ...ask });
+    expect(modelCalls(sent).map((r) => r.path)).toEqual(['chat/completions', 'responses']);
+  });
+
   it('a call with its own key reads no table and teaches nothing', async () => {
     const { mock, client, sent } = setup();
     mock.inject(unexplained);
