@@ -60,7 +60,8 @@ while (Date.now() < end) {
   }
   await new Promise((r) => setTimeout(r, 100 + next() * 300));
 }
-process.send({ type: 'result', id: config.id, calls, adapted, sent });
+// Sent whole before the process ends: a large message still in the IPC pipe would be lost to process.exit().
+await new Promise((resolve) => process.send({ type: 'result', id: config.id, calls, adapted, sent }, resolve));
 redis.destroy();
 process.disconnect();
 process.exit(0);

@@ -123,9 +123,12 @@ function spawnInstance(config) {
         resolve(m);
       };
       child.on('message', onMessage);
+      // A large last message may still be in the IPC pipe when 'exit' is told: given a moment to arrive first.
       child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`instance ${config.id} exited with ${code} before '${type}'`));
+        setTimeout(() => {
+          clearTimeout(timer);
+          reject(new Error(`instance ${config.id} exited with ${code} before '${type}'`));
+        }, 2_000);
       });
     });
   return { child, wait };

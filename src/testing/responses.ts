@@ -41,11 +41,19 @@ function scriptedItems(script: MockChatReply, id: number): OutputItem[] {
     status: 'completed',
   }));
   if (calls.length > 0 && script.content === undefined && script.refusal === undefined) return calls;
-  const content = script.refusal !== undefined ? [{ type: 'refusal', refusal: script.refusal }] : [{ type: 'output_text', text: script.content ?? '', annotations: [] }];
+  const content: Array<Record<string, unknown>> = [];
+  if (script.content !== undefined || script.refusal === undefined) content.push({ type: 'output_text', text: script.content ?? '', annotations: [] });
+  if (script.refusal !== undefined) content.push({ type: 'refusal', refusal: script.refusal });
   return [...calls, { type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content }];
 }
 
 const textOfItems = (items: OutputItem[]) => items.map((item) => (item.type === 'message' ? (item.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('') : '')).join('');
+
+/** A scripted finish reason as /responses says it: `length` and `content_filter` make the response incomplete. */
+function ending(script: MockChatReply | undefined): { status: 'completed' | 'incomplete'; incomplete_details: { reason: string } | null } {
+  const reason = script?.finishReason === 'length' ? 'max_output_tokens' : script?.finishReason === 'content_filter' ? 'content_filter' : undefined;
+  return reason ? { status: 'incomplete', incomplete_details: { reason } } : { status: 'completed', incomplete_details: null };
+}
 
 /**
  * POST /responses: the next scripted reply from `next` as output items, else a message saying
@@ -62,7 +70,8 @@ export function responses(ctx: MockContext, next: () => MockChatReply | undefine
   if (!text && !(typeof body.input === 'string' && body.input)) return ctx.invalid("'input' must be a non-empty string or array", 'input');
   const range = outOfRange(body, 'temperature', 0, 2) ?? outOfRange(body, 'top_p', 0, 1) ?? outOfRange(body, 'max_output_tokens', 1, 1_000_000, true);
   if (range) return ctx.invalid(range, range.split(' ')[0] ?? null);
-  const unmatched = unmatchedOutput(body.input);
+  // With previous_response_id the calls are in the stored response, not in this input.
+  const unmatched = body.previous_response_id === undefined || body.previous_response_id === null ? unmatchedOutput(body.input) : undefined;
   if (unmatched) return ctx.invalid(unmatched, 'input');
 
   const id = `resp_mock_${ctx.id}`;
@@ -85,7 +94,8 @@ export function responses(ctx: MockContext, next: () => MockChatReply | undefine
   const usage = { input_tokens: countWords(text), output_tokens: countWords(reply), total_tokens: countWords(text) + countWords(reply) };
   ctx.charge({ kind: 'tokens', model: String(body.model), stream: body.stream === true, prompt: usage.input_tokens, completion: usage.output_tokens });
   const base = { id, object: 'response', created_at: Math.floor(ctx.now / 1000), model: body.model, error: null, incomplete_details: null };
-  const done = { ...base, status: 'completed', output: items, output_text: reply, usage };
+  const end = ending(script);
+  const done = { ...base, ...end, output: items, output_text: reply, usage };
   if (body.stream !== true) return ctx.reply(200, done);
 
   const running = { ...base, status: 'in_progress', output: [], output_text: '', usage: null };
@@ -96,16 +106,23 @@ export function responses(ctx: MockContext, next: () => MockChatReply | undefine
   items.forEach((item, index) => {
     events.push({ type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress', ...(item.type === 'message' ? { content: [] } : { arguments: '' }) } });
     if (item.type === 'message') {
-      const text = textOfItems([item]);
-      for (const delta of text.split(/(?<= )/)) events.push({ type: 'response.output_text.delta', item_id: item.id, output_index: index, content_index: 0, delta });
-      events.push({ type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text });
+      (item.content as Array<{ type: string; text?: string; refusal?: string }>).forEach((part, content_index) => {
+        const at = { item_id: item.id, output_index: index, content_index };
+        if (part.type === 'refusal') {
+          events.push({ type: 'response.refusal.delta', ...at, delta: part.refusal }, { type: 'response.refusal.done', ...at, refusal: part.refusal });
+          return;
+        }
+        const text = part.text ?? '';
+        for (const delta of text.split(/(?<= )/)) events.push({ type: 'response.output_text.delta', ...at, delta });
+        events.push({ type: 'response.output_text.done', ...at, text });
+      });
     } else {
       events.push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: index, delta: item.arguments });
       events.push({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, arguments: item.arguments });
     }
     events.push({ type: 'response.output_item.done', output_index: index, item });
   });
-  events.push({ type: 'response.completed', response: done });
+  events.push({ type: end.status === 'completed' ? 'response.completed' : 'response.incomplete', response: done });
   return ctx.sse(
     events.map((e, i) => ({ event: String(e.type), data: { ...e, sequence_number: i } })),
     { done: false },

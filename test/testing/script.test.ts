@@ -119,6 +119,25 @@ describe('mock.script on /responses', () => {
     expect(error).toMatchObject({ status: 400, message: expect.stringContaining('No tool call found for function call output with call_id call_missing') });
   });
 
+  it('takes a function_call_output after previous_response_id: its call is in the stored response', async () => {
+    const mock = createMockGateway();
+    const done = await client(mock).responses.create({ model: 'gpt-4o-mini', previous_response_id: 'resp_mock_1', input: [{ type: 'function_call_output', call_id: 'call_1', output: '14 C' }] });
+    expect(done.status).toBe('completed');
+  });
+
+  it.for([false, true])('sends a scripted refusal and a cut (finishReason length) as /responses does, streamed: %s', async (stream) => {
+    const mock = createMockGateway({ models: strictModels });
+    mock.script([{ content: 'Partly', refusal: 'I cannot say more.' }, { content: 'cut', finishReason: 'length' }]);
+    const gateway = client(mock);
+    const read = async (body: { model: string; messages: Array<{ role: 'user'; content: string }> }) => {
+      if (!stream) return (await gateway.chat.completions.create(body)).choices[0];
+      return (await (await gateway.chat.completions.create({ ...body, stream: true })).finalChatCompletion()).choices[0];
+    };
+    // o3-pro answers only on /v1/responses: the client converts the answer back to chat's shape.
+    expect(await read({ model: 'o3-pro', messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ message: { content: 'Partly', refusal: 'I cannot say more.' } });
+    expect(await read({ model: 'o3-pro', messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ message: { content: 'cut' }, finish_reason: 'length' });
+  });
+
   it.for([false, true])('drives a 5-step tool loop through a responses-only model (runTools, stream: %s)', async (stream) => {
     const mock = createMockGateway({ models: strictModels });
     mock.script([...['Oslo', 'Rome', 'Lima', 'Pune'].map((city) => ({ toolCalls: [{ name: 'get_weather', arguments: { city } }] })), { content: 'Sunny everywhere.' }]);
