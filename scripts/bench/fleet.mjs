@@ -942,17 +942,13 @@ ${details(
     ['calls that failed, of', (x) => `${x.failed} of ${x.calls}`],
   ],
 )}${sh('busy')?.firstWarn ? `\nThe line: \`${sh('busy').firstWarn}\`.\n` : ''}
-A timer that fires late because the loop was blocked gives the answer one more turn of the
-loop before the store counts as out. An answer that came in during the block is read in
-that turn; a command the client had not yet written when the block began is not answered
-by then.${
-    (sh('busy')?.warnLines ?? 0) > 0
-      ? ` node-redis writes its commands in a \`setImmediate\` of the turn they are made in, so
-a block queued ahead of that write holds the command back until the block ends, and the
-answer must then come within the one extra turn (about a millisecond): on this loaded
-machine it sometimes did not, and the guard took the store for out (and logged it back a
-second later). ioredis writes a command at once, before the block.`
-      : ''
+A store operation whose 250 ms a block took (the timer fired more than 50 ms late, or, as
+Node measures its loop, the loop was idle for less than half the window) waits once more,
+for the time it lost: an answer that came in during the block is read, and a command the
+client had not yet written when the block began (node-redis writes its commands in a
+\`setImmediate\` of the turn they are made in; ioredis at once) goes out and comes back
+before the store could count as out.${
+    (sh('busy')?.warnLines ?? 0) > 0 ? ` Here the guard still took the store for out ${sh('busy').warnLines} times with node-redis: the window lost was longer than the one more wait.` : ''
   }
 `)}${part(['outage'], `
 ### Redis killed
