@@ -35,3 +35,14 @@ for (const model of ['gpt-5', 'o3-pro']) {
   console.log(`${model} with the rule: ${completion.choices[0]?.message.content}`);
 }
 console.log(`requests sent: ${mock.requests.map((r) => `${r.path} ${String((r.body as { model?: string }).model)}`).join(', ')}`);
+
+// A model your gateway serves only on /v1/responses, refused on chat/completions with a 404
+// that does not say why: the client reads the gateway's own table (new-api's /api/pricing,
+// `supported_endpoint_types`), learns where the model answers, and sends the call there.
+const custom = createMockGateway({ apiKey: 'test-key', models: [{ id: 'acme-pro', owned_by: 'acme', kind: 'chat', family: 'openai-pro' }] });
+custom.inject({ type: 'status', status: 404, path: 'chat/completions', body: { error: { message: 'The model acme-pro is not available.', type: 'invalid_request_error', code: 'model_not_found' } } });
+const acme = new Gateway({ apiKey: 'test-key', baseURL: 'http://mock.local/v1', fetch: custom.fetch, onAdapt: (e) => console.log(`  adapted (${e.source}): ${e.reason}`) });
+console.log('acme-pro:');
+const acmeAnswer = await acme.chat.completions.create({ model: 'acme-pro', messages: [{ role: 'user', content: 'Say hello' }] });
+console.log(`  answered: ${acmeAnswer.choices[0]?.message.content}`);
+console.log(`  requests sent: ${custom.requests.map((r) => r.path).join(', ')}`);
