@@ -173,7 +173,8 @@ const givenOptions = new WeakMap<Gateway, GatewayOptions>();
 interface Shared {
   fleet: FleetMemory;
   cache: CacheState | undefined;
-  /** The `store`, `cache` and `apiKey` options they were made from. */
+  /** The `store`, `cache` and `apiKey` options they were made from, and the base URLs. */
+  bases: string;
   store: Store | undefined;
   cacheOptions: CacheOptions | undefined;
   apiKey: ApiKeySource | undefined;
@@ -269,7 +270,9 @@ export class Gateway implements APIClient {
     // A store of the user's (Redis) is put behind a guard where it is used (no call fails
     // because of it); without one, what the client learns stays in this process.
     // Another key is another account: its quota is not this one's (base health starts afresh too).
-    const memory = inherited && options.store === inherited.store && options.apiKey === inherited.apiKey ? inherited.fleet : fleetMemory(options.store);
+    // Another gateway (base URLs) is another set of channels: what one taught of a model is not the other's.
+    const bases = `${pool.main}\n${pool.backup ?? ''}`;
+    const memory = inherited && options.store === inherited.store && options.apiKey === inherited.apiKey && bases === inherited.bases ? inherited.fleet : fleetMemory(options.store);
     const retry = resolveRetry(options.retry);
     const fleet = new Fleet(
       {
@@ -291,7 +294,7 @@ export class Gateway implements APIClient {
     // Budgets and spend without a store live in this process, shared with the clients withOptions() makes (on the same store).
     const costMemory = costSettings && !options.store ? ((inherited && options.store === inherited.store ? inherited.costMemory : undefined) ?? {}) : undefined;
     const cost: CostState | undefined = costSettings && { settings: costSettings, get: (url) => this.models._text(url), memory: costMemory ?? {}, unknown: new Set() };
-    sharedBy.set(this, { fleet: memory, cache, store: options.store, cacheOptions: options.cache, apiKey: options.apiKey, costMemory });
+    sharedBy.set(this, { fleet: memory, cache, bases, store: options.store, cacheOptions: options.cache, apiKey: options.apiKey, costMemory });
     bindConfig(this, {
       // A closure rather than a property: nothing that inspects the config can print the key.
       apiKey,

@@ -119,9 +119,10 @@ export interface AdaptHooks {
   /**
    * The endpoints the gateway's own table (`/api/pricing` `supported_endpoint_types`) lists
    * for `model`, or undefined when it has no table or does not list the model. Read only after
-   * a refusal whose words do not say why (shared: once a minute per fleet).
+   * a refusal whose words do not say why (shared: once a minute per fleet), waited for at most
+   * `waitMs` (a read another caller waited for in vain is not waited for again).
    */
-  listedEndpoints(model: string, signal: AbortSignal | undefined): Promise<readonly string[] | undefined>;
+  listedEndpoints(model: string, wait: { signal: AbortSignal | undefined; waitMs: number }): Promise<readonly string[] | undefined>;
 }
 
 /**

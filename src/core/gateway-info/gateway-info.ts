@@ -1,6 +1,6 @@
 import { readJSON } from '../../internal/read-json.js';
 import { sleep } from '../../internal/sleep.js';
-import { untilAborted } from '../../internal/signals.js';
+import { anySignal, untilAborted } from '../../internal/signals.js';
 import { APIError, APIUserAbortError } from '../errors.js';
 import { guardStore } from '../store/fail-open-store.js';
 import { hashKey } from '../store/hash-key.js';
@@ -61,6 +61,8 @@ interface Slot {
   known?: { info: GatewayPricing | null; until: number } | undefined;
   /** The last read's failure and until when it stands. */
   failed?: { error: unknown; until: number } | undefined;
+  /** A caller gave up waiting for the read under way (`waitMs`). */
+  stalled?: boolean | undefined;
   /** The read under way, shared by every caller meanwhile. */
   pending?: Promise<GatewayPricing | null> | undefined;
   warned: boolean;
@@ -92,12 +94,28 @@ function slotOf(config: CoreConfig): Slot {
  * them) with the same base URL.
  * @example const info = await readGatewayInfo(configOf(client)); info?.models.get('gpt-4o')?.supportedEndpointTypes
  */
-export async function readGatewayInfo(config: CoreConfig, get: GetText, options: { signal?: AbortSignal | undefined; quiet?: boolean | undefined } = {}): Promise<GatewayPricing | null> {
+export async function readGatewayInfo(config: CoreConfig, get: GetText, options: ReadOptions = {}): Promise<GatewayPricing | null> {
   const slot = slotOf(config);
   const now = Date.now();
   if (slot.failed && now < slot.failed.until) throw slot.failed.error;
-  const info = slot.known && now < slot.known.until ? slot.known.info : await loadShared(config, slot, get, options.signal);
-  // Said once, to a caller that relies on the table (not to one that only looks, `quiet`).
+  if (slot.known && now < slot.known.until) return said(config, slot, slot.known.info, options);
+  // A read that another caller already waited for in vain is not waited for again while it lasts.
+  if (options.waitMs !== undefined && slot.pending && slot.stalled) throw new Error('the gateway\'s table is still being read');
+  return said(config, slot, await loadShared(config, slot, get, options), options);
+}
+
+/** How a caller reads the table. */
+interface ReadOptions {
+  /** Stops this caller's wait (the read goes on for others). */
+  signal?: AbortSignal | undefined;
+  /** No warning for a gateway without the table: the caller only looks. */
+  quiet?: boolean | undefined;
+  /** The longest this caller waits; a read it gave up on is not waited for by the next such caller while it lasts. */
+  waitMs?: number | undefined;
+}
+
+/** `info`, with the warning said once to a caller that relies on the table (not to one that only looks, `quiet`). */
+function said(config: CoreConfig, slot: Slot, info: GatewayPricing | null, options: ReadOptions): GatewayPricing | null {
   if (info === null && !options.quiet && !slot.warned) {
     slot.warned = true;
     config.fleet.settings.log('warn', `[unified-gateway] ${new URL(config.pool.main).origin} has no /api/pricing or /api/status (not a new-api gateway, or they are turned off): model endpoints and prices are unknown, going on without them`);
@@ -106,7 +124,7 @@ export async function readGatewayInfo(config: CoreConfig, get: GetText, options:
 }
 
 /** The read under way, or a new one; not stopped by any one caller's signal: others may be waiting for the same read. */
-function loadShared(config: CoreConfig, slot: Slot, get: GetText, signal: AbortSignal | undefined): Promise<GatewayPricing | null> {
+async function loadShared(config: CoreConfig, slot: Slot, get: GetText, { signal, waitMs }: ReadOptions): Promise<GatewayPricing | null> {
   slot.pending ??= load(config, slot, get)
     .catch((error: unknown) => {
       slot.failed = { error, until: Date.now() + FAILED_MS };
@@ -114,10 +132,20 @@ function loadShared(config: CoreConfig, slot: Slot, get: GetText, signal: AbortS
     })
     .finally(() => {
       slot.pending = undefined;
+      slot.stalled = false;
     });
-  return untilAborted(slot.pending, signal).catch((error: unknown) => {
-    throw signal?.aborted ? new APIUserAbortError(undefined, { cause: signal.reason }) : error;
-  });
+  const patience = new AbortController();
+  const timer = waitMs === undefined ? undefined : setTimeout(() => patience.abort(), waitMs);
+  try {
+    return await untilAborted(slot.pending, anySignal(signal, waitMs === undefined ? undefined : patience.signal));
+  } catch (error) {
+    if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
+    if (!patience.signal.aborted) throw error;
+    slot.stalled = true;
+    throw new Error(`the gateway's table did not answer within ${waitMs} ms`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** One read: the store's copy when it has a fresh one, else the gateway's answer (fetched once per fleet). */

@@ -2,7 +2,6 @@ import { adaptParams, refusedByGateway, unsupportedParameter } from '../adapt/ad
 import { lessonOf, withLesson, type Lesson } from '../adapt/lessons.js';
 import { resolveModel } from '../adapt/model-rules.js';
 import { hasCredential } from '../../internal/credential-headers.js';
-import { anySignal } from '../../internal/signals.js';
 import { APIError, UnsupportedParameterError, ValidationError } from '../errors.js';
 import { joinURL } from './attempt.js';
 import type { CallState, PreparedRequest } from './call-state.js';
@@ -65,17 +64,10 @@ async function reroute(call: CallState, model: string, body: Record<string, unkn
  * table that cannot be read says nothing (the refusal stands).
  */
 async function listedLesson(call: CallState, model: string): Promise<Lesson | undefined> {
-  const adapt = call.request.adapt;
-  if (!adapt) return undefined;
   // Waited for no longer than one of the call's attempts (at most TABLE_WAIT_MS): the read is shared and goes on for others.
-  const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), Math.min(call.options.timeout ?? call.config.timeout, TABLE_WAIT_MS));
-  try {
-    const listed = await adapt.listedEndpoints(model, anySignal(call.signal, stop.signal)).catch(() => undefined);
-    return listed?.includes('openai-response') && !listed.includes('openai') ? { endpoint: 'responses' } : undefined;
-  } finally {
-    clearTimeout(timer);
-  }
+  const waitMs = Math.min(call.options.timeout ?? call.config.timeout, TABLE_WAIT_MS);
+  const listed = await call.request.adapt?.listedEndpoints(model, { signal: call.signal, waitMs }).catch(() => undefined);
+  return listed?.includes('openai-response') && !listed.includes('openai') ? { endpoint: 'responses' } : undefined;
 }
 
 /**

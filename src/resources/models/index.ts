@@ -32,10 +32,10 @@ export class Models extends APIResource {
   /**
    * @internal The gateway's own tables (`/api/pricing`, `/api/status`: each model's ratios and
    * `supported_endpoint_types`), or null for a gateway without them (warned of once, unless
-   * `quiet`); shared through the store (core/gateway-info). Loaded with its first use: the
+   * `quiet`); waited for at most `waitMs` when given; shared through the store (core/gateway-info). Loaded with its first use: the
    * `probe` command, pricing, a chat refusal that does not say why.
    */
-  async _gatewayInfo(options: { signal?: AbortSignal | undefined; quiet?: boolean | undefined } = {}): Promise<GatewayPricing | null> {
+  async _gatewayInfo(options: { signal?: AbortSignal | undefined; quiet?: boolean | undefined; waitMs?: number | undefined } = {}): Promise<GatewayPricing | null> {
     const { readGatewayInfo } = await import('../../core/gateway-info/gateway-info.js');
     // Through the request path like any call (retries, timeouts, the key only to the client's own origin), its body as text.
     const get = (url: string) => this._text(url);

@@ -409,6 +409,34 @@ describe('the gateway’s table (supported_endpoint_types), after a refusal that
     await expect(client.chat.completions.create({ model: 'acme-pro', ...ask }, { timeout: 100 })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
   }, 3_000);
 
+  it('a table that hangs is waited for once: the next 404s (a fallback model’s too) do not wait for it again', async () => {
+    const mock = createMockGateway({ models: [...strictModels, ...unknownIds] });
+    let tableReads = 0;
+    const hangingTable = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (!url.includes('/api/')) return mock.fetch(input as Request | string | URL, init);
+      if (url.includes('/api/pricing')) tableReads++;
+      return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    };
+    const client = new Gateway({ apiKey: 'test-key', baseURL: 'http://mock.local/v1', fetch: hangingTable, maxRetries: 0, timeout: 5_000, fallbackModels: { 'acme-pro': ['acme-chat', 'acme-reasoner', 'deepseek-chat'] } });
+    mock.inject({ ...unexplained, path: 'chat/completions', times: 3 });
+    // acme-pro's 404 waits its 1.5 s for the table; acme-chat's and acme-reasoner's 404s then do not
+    // wait again (three waits would pass this test's 4 s); deepseek-chat answers.
+    const done = await client.chat.completions.create({ model: 'acme-pro', ...ask }, { timeout: 1_500 });
+    expect(done.model).toBe('deepseek-chat');
+    expect(tableReads).toBe(1);
+  }, 4_000);
+
+  it('what one gateway’s table taught is not applied by a withOptions() client of another base URL', async () => {
+    const { mock, client, sent } = setup();
+    mock.inject(unexplained);
+    await client.chat.completions.create({ model: 'acme-pro', ...ask });
+    mock.reset();
+    const elsewhere = client.withOptions({ baseURL: 'http://other.local/v1' });
+    await elsewhere.chat.completions.create({ model: 'acme-pro', ...ask });
+    expect(modelCalls(sent).map((r) => r.path)).toEqual(['chat/completions', 'responses']);
+  });
+
   it('one table read for the clients withOptions() makes', async () => {
     const { mock, client, sent } = setup();
     mock.inject({ ...unexplained, path: 'chat/completions', times: 6 });

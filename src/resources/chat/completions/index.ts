@@ -31,7 +31,7 @@ export class ChatCompletions extends APIResource {
    */
   readonly #adapt: AdaptHooks = {
     responses: () => import('./responses-route.js').then((route) => route.responsesRoute),
-    listedEndpoints: async (model, signal) => (await new Models(this._client)._gatewayInfo({ signal, quiet: true }))?.models.get(model)?.supportedEndpointTypes,
+    listedEndpoints: async (model, { signal, waitMs }) => (await new Models(this._client)._gatewayInfo({ signal, waitMs, quiet: true }))?.models.get(model)?.supportedEndpointTypes,
   };
 
   /**
