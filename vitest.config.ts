@@ -36,6 +36,8 @@ export default defineConfig({
     // Tests that exhaust retries on purpose would each print the SDK's warn line; the logger's
     // own tests put the default level back (test/core/logger.test.ts).
     env: { GATEWAY_LOG: 'off' },
+    // fast-check: a fixed seed and a time limit for every property (test/helpers/fast-check-setup.ts).
+    setupFiles: ['test/helpers/fast-check-setup.ts'],
     restoreMocks: true,
     unstubEnvs: true,
     // A test that reaches no expect() passes whatever the code does (say its only check sits in a
