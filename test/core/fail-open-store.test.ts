@@ -217,31 +217,19 @@ describe('failOpenStore', () => {
     expect(lines).toEqual([]);
   });
 
-  it("is not an outage when the command itself was still to be written when the loop got busy (node-redis writes in setImmediate)", async () => {
-    const { store, inner } = flakyStore();
-    const lines: string[] = [];
-    await inner.set('k', 'shared', { ttlMs: 60_000 });
-    // The command goes out on the next check phase; its answer comes 5 ms later.
-    const deferred: Store = { ...store, get: (keys) => new Promise((resolve) => setImmediate(() => setTimeout(() => resolve(inner.get(keys)), 5))) };
-    const busy = failOpenStore(deferred, { timeoutMs: 50, log: (_, line) => lines.push(line) });
-    const read = busy.get(['k']);
-    const until = performance.now() + 120;
-    while (performance.now() < until) {
-      // A long synchronous task queued before the command could be written.
-    }
-    expect(await read).toEqual(['shared']);
-    expect(lines).toEqual([]);
-  });
-
-  it('is not an outage when the loop was busy for a little longer than the timeout (a timer barely late, its whole window lost)', async () => {
+  // The command goes out on the next check phase (node-redis writes in setImmediate); its answer comes 5 ms later.
+  it.for([
+    { timeoutMs: 50, blockMs: 120, case: 'the timer fires long after its time' },
+    // The timer fires only 30 ms late, yet the command had no moment to go out and come back.
+    { timeoutMs: 100, blockMs: 130, case: 'a little longer than the timeout: the timer barely late, its whole window lost' },
+  ])('is not an outage when the command itself was still to be written when the loop got busy ($case)', async ({ timeoutMs, blockMs }) => {
     const { store, inner } = flakyStore();
     const lines: string[] = [];
     await inner.set('k', 'shared', { ttlMs: 60_000 });
     const deferred: Store = { ...store, get: (keys) => new Promise((resolve) => setImmediate(() => setTimeout(() => resolve(inner.get(keys)), 5))) };
-    const busy = failOpenStore(deferred, { timeoutMs: 100, log: (_, line) => lines.push(line) });
+    const busy = failOpenStore(deferred, { timeoutMs, log: (_, line) => lines.push(line) });
     const read = busy.get(['k']);
-    // 130 ms: the timer fires 30 ms late, yet the command had no moment to go out and come back.
-    const until = performance.now() + 130;
+    const until = performance.now() + blockMs;
     while (performance.now() < until) {
       // A long synchronous task queued before the command could be written.
     }

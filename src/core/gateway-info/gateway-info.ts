@@ -137,7 +137,7 @@ async function loadShared(config: CoreConfig, slot: Slot, get: GetText, { signal
   const patience = new AbortController();
   const timer = waitMs === undefined ? undefined : setTimeout(() => patience.abort(), waitMs);
   try {
-    return await untilAborted(slot.pending, anySignal(signal, waitMs === undefined ? undefined : patience.signal));
+    return await untilAborted(slot.pending, anySignal(signal, patience.signal));
   } catch (error) {
     if (signal?.aborted) throw new APIUserAbortError(undefined, { cause: signal.reason });
     if (!patience.signal.aborted) throw error;
